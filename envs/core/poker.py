@@ -1,0 +1,238 @@
+"""Vectorised poker hand values (tripoli.md T16), shared by every game that needs a showdown.
+
+A hand is a ``uint64`` card mask (C1, see :mod:`envs.core.cards`) holding at least five cards; its value is the
+value of the best five-card poker hand inside it. Nothing enumerates five-card subsets: each mask is split into
+its four 13-bit per-suit rank sets, from which bit operations give the rank sets of multiplicity ≥ 1, 2, 3 and 4,
+and small lookup tables indexed by a 13-bit rank set (8,192 entries, built once at import) give the highest rank,
+the packed top five ranks and the best straight (found with shifts, the ace also below the two for the wheel).
+
+Value encoding (``int64``): ``category * 13**5 + d1 * 13**4 + d2 * 13**3 + …`` where ``category`` is 0 (high card)
+… 8 (straight flush) and ``d1, d2, …`` are the ranks (0 = two … 12 = ace) that decide within the category, most
+significant first, unused digits 0:
+
+====================  =====================================
+category              deciding ranks ``d1, d2, …``
+====================  =====================================
+8 straight flush      top card of the straight (5 for A-2-3-4-5)
+7 four of a kind      quad rank, kicker
+6 full house          trips rank, pair rank
+5 flush               the five ranks, highest first
+4 straight            top card of the straight (5 for A-2-3-4-5)
+3 three of a kind     trips rank, two kickers
+2 two pair            high pair, low pair, kicker
+1 one pair            pair rank, three kickers
+0 high card           the five ranks, highest first
+====================  =====================================
+
+Higher is better and equal values tie (suits never rank); the 2,598,960 five-card hands take exactly 7,462 values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import ALL_CARDS, CARD_BITS, DECK_SIZE, NUM_RANKS, NUM_SUITS, RANK_LETTERS, SUIT_MASKS, popcount
+
+CATEGORY_NAMES = (
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
+HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(9)
+#: ``category(v) == v // CATEGORY_BASE``.
+CATEGORY_BASE = NUM_RANKS**5
+#: Value of a royal flush, the best hand.
+ROYAL_FLUSH_VALUE = STRAIGHT_FLUSH * CATEGORY_BASE + 12 * NUM_RANKS**4
+
+_RANK_SET = (1 << NUM_RANKS) - 1
+_D = [NUM_RANKS**i for i in range(5)]  # _D[4] is the weight of the first deciding rank d1
+
+
+def _build_tables() -> tuple[np.ndarray, ...]:
+    """Lookup tables indexed by a 13-bit rank set ``s`` (0 … 8191).
+
+    ``high[s]``: highest rank in ``s`` (-1 if empty); ``high_bit[s]``: that rank as a one-bit set (0 if empty);
+    ``top_set[k, s]``: the ``k`` highest ranks of ``s`` as a set; ``top_packed[s]``: the five highest ranks packed
+    as ``d1 * 13**4 + … + d5`` (missing digits 0); ``straight_high[s]``: top rank of the best straight inside ``s``
+    (3 for the wheel A-2-3-4-5, -1 if none); ``straight_set[h + 1]``: the five ranks of the straight topped by
+    ``h`` (index 0, for "no straight", is empty).
+    """
+    sets = np.arange(1 << NUM_RANKS, dtype=np.int64)
+    bits = (sets[:, None] >> np.arange(NUM_RANKS)) & 1  # (8192, 13), column r = rank r present
+    count = bits.sum(axis=1)
+    high = np.where(count > 0, NUM_RANKS - 1 - np.argmax(bits[:, ::-1], axis=1), -1)
+    high_bit = np.where(high >= 0, 1 << np.maximum(high, 0), 0)
+
+    top_set = np.zeros((6, sets.size), dtype=np.int64)
+    top_packed = np.zeros(sets.size, dtype=np.int64)
+    rest = sets.copy()
+    for k in range(1, 6):  # peel off the highest rank five times
+        h = high[rest]
+        top_set[k] = top_set[k - 1] | high_bit[rest]
+        top_packed += np.maximum(h, 0) * _D[5 - k]
+        rest = rest & ~high_bit[rest]
+
+    # Straights by shifts: bit p of ``ext`` is rank p - 1, bit 0 the ace played low.
+    ext = (sets << 1) | ((sets >> (NUM_RANKS - 1)) & 1)
+    runs = ext & (ext >> 1) & (ext >> 2) & (ext >> 3) & (ext >> 4)  # bit j: a run over ext bits j … j + 4
+    straight_high = np.where(runs > 0, high[runs & _RANK_SET] + 3, -1)  # run from bit j tops at rank j + 3
+    straight_set = np.zeros(NUM_RANKS + 1, dtype=np.int64)
+    straight_set[1 + 3] = (1 << 12) | 0b1111  # A-2-3-4-5
+    for h in range(4, NUM_RANKS):
+        straight_set[1 + h] = 0b11111 << (h - 4)
+    return high, high_bit, top_set, top_packed, straight_high, straight_set
+
+
+_HIGH, _HIGH_BIT, _TOP_SET, _TOP_PACKED, _STRAIGHT_HIGH, _STRAIGHT_SET = _build_tables()
+
+
+def _check_masks(masks: np.ndarray) -> np.ndarray:
+    masks = np.asarray(masks)
+    if masks.dtype != np.uint64:
+        if not np.issubdtype(masks.dtype, np.integer) or (masks.size and masks.min() < 0):
+            raise ValueError(f"card masks must be non-negative integers (uint64), got dtype {masks.dtype}")
+        masks = masks.astype(np.uint64)
+    if np.any(masks & ~ALL_CARDS):
+        raise ValueError("card masks must only use bits 0..51 (one deck)")
+    if np.any(popcount(masks) < 5):
+        raise ValueError("every hand needs at least 5 cards to rank")
+    return masks
+
+
+def _evaluate(masks: np.ndarray, want_cards: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Values of the best five-card hands in ``masks``; with ``want_cards`` also the five cards (see best_five)."""
+    m = masks.astype(np.uint64)
+    suits = [((m & SUIT_MASKS[k]) >> np.uint64(NUM_RANKS * k)).astype(np.intp) for k in range(NUM_SUITS)]
+    s0, s1, s2, s3 = suits
+    any_ = s0 | s1 | s2 | s3  # ranks held at least once, twice, three or four times:
+    ge2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
+    ge3 = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    four = s0 & s1 & s2 & s3
+
+    # Flush and straight flush: the best over the suits (the first suit among equals, for best_five).
+    suit_sf = np.stack([_STRAIGHT_HIGH[s] for s in suits])
+    suit_flush = np.stack([np.where(np.bitwise_count(s) >= 5, _TOP_PACKED[s], -1) for s in suits])
+    sf_suit, flush_suit = np.argmax(suit_sf, axis=0), np.argmax(suit_flush, axis=0)
+    sf_high = np.take_along_axis(suit_sf, sf_suit[None], axis=0)[0]
+    flush_packed = np.take_along_axis(suit_flush, flush_suit[None], axis=0)[0]
+    straight_high = _STRAIGHT_HIGH[any_]
+
+    a_bit = _HIGH_BIT[ge3]  # trips (also the quad rank when there are quads: ge3 ⊇ four)
+    q_bit = _HIGH_BIT[four]
+    p1_bit = _HIGH_BIT[ge2]
+    fh_pair_bit = _HIGH_BIT[ge2 & ~a_bit]  # the best pair besides the trips (may be a second trips)
+    p2_bit = _HIGH_BIT[ge2 & ~p1_bit]
+    q_kick = _HIGH_BIT[any_ & ~q_bit]
+    t_rest = any_ & ~a_bit
+    tp_kick = _HIGH_BIT[any_ & ~(p1_bit | p2_bit)]
+    p_rest = any_ & ~p1_bit
+
+    cat = np.select(
+        [sf_high >= 0, four != 0, (ge3 != 0) & (fh_pair_bit != 0), flush_packed >= 0, straight_high >= 0,
+         ge3 != 0, p2_bit != 0, ge2 != 0],
+        [STRAIGHT_FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, FLUSH, STRAIGHT, THREE_OF_A_KIND, TWO_PAIR, ONE_PAIR],
+        HIGH_CARD,
+    )
+    d1, d2 = _D[4], _D[3]
+    tie = np.choose(cat, [
+        _TOP_PACKED[any_],
+        _HIGH[p1_bit] * d1 + _TOP_PACKED[p_rest] // _D[2] * _D[1],
+        _HIGH[p1_bit] * d1 + _HIGH[p2_bit] * d2 + _HIGH[tp_kick] * _D[2],
+        _HIGH[a_bit] * d1 + _TOP_PACKED[t_rest] // d2 * _D[2],
+        straight_high * d1,
+        flush_packed,
+        _HIGH[a_bit] * d1 + _HIGH[fh_pair_bit] * d2,
+        _HIGH[q_bit] * d1 + _HIGH[q_kick] * d2,
+        sf_high * d1,
+    ])
+    values = cat.astype(np.int64) * CATEGORY_BASE + tie
+    if not want_cards:
+        return values, None
+
+    # Rank sets needing at least 1, 2, 3, 4 cards for rank-made categories; flushes are cut from one suit.
+    pair_ranks = p1_bit | p2_bit
+    need1 = np.choose(cat, [
+        _TOP_SET[5][any_], p1_bit | _TOP_SET[3][p_rest], pair_ranks | tp_kick, a_bit | _TOP_SET[2][t_rest],
+        _STRAIGHT_SET[straight_high + 1], 0, a_bit | fh_pair_bit, q_bit | q_kick, 0,
+    ])
+    need2 = np.choose(cat, [0, p1_bit, pair_ranks, a_bit, 0, 0, a_bit | fh_pair_bit, q_bit, 0])
+    need3 = np.choose(cat, [0, 0, 0, a_bit, 0, 0, a_bit, q_bit, 0])
+    need4 = np.where(cat == FOUR_OF_A_KIND, q_bit, 0)
+    picked = np.zeros(m.shape, dtype=np.uint64)
+    for k, s in enumerate(suits):  # suits in order: the lowest card ids of each needed rank
+        take = need1 & s
+        picked |= take.astype(np.uint64) << np.uint64(NUM_RANKS * k)
+        need1, need2, need3, need4 = (need1 & ~take) | (need2 & take), (need2 & ~take) | (need3 & take), (
+            need3 & ~take) | (need4 & take), need4 & ~take
+    flush_ranks = np.where(cat == FLUSH, _TOP_SET[5][np.choose(flush_suit, suits)],
+                           _STRAIGHT_SET[sf_high + 1])
+    flush_cards = flush_ranks.astype(np.uint64) << (NUM_RANKS * np.where(cat == FLUSH, flush_suit, sf_suit)).astype(
+        np.uint64)
+    cards = np.where((cat == FLUSH) | (cat == STRAIGHT_FLUSH), flush_cards, picked)
+    return values, cards
+
+
+def mask_rank(masks: np.ndarray) -> np.ndarray:
+    """Value (``int64``, same shape) of the best five-card poker hand in each ``uint64`` mask of ≥ 5 cards (T16)."""
+    return _evaluate(_check_masks(masks), want_cards=False)[0]
+
+
+def best_five(masks: np.ndarray) -> np.ndarray:
+    """The five cards (a ``uint64`` mask, a subset of each input mask) that make :func:`mask_rank`'s value.
+
+    Among equal choices it takes, for each rank used, the cards of the lowest suits (so the lowest card ids),
+    and for a flush or straight flush present in several suits, the lowest suit.
+    """
+    return _evaluate(_check_masks(masks), want_cards=True)[1]
+
+
+def hand_rank(cards: np.ndarray) -> np.ndarray:
+    """Values (as :func:`mask_rank`) of five-card hands given as card ids, an int array of shape ``(..., 5)``."""
+    cards = np.asarray(cards)
+    if cards.ndim == 0 or cards.shape[-1] != 5 or not np.issubdtype(cards.dtype, np.integer):
+        raise ValueError(f"hand_rank wants integer card ids of shape (..., 5), got {cards.dtype} {cards.shape}")
+    if cards.size and (cards.min() < 0 or cards.max() >= DECK_SIZE):
+        raise ValueError("card ids must be in 0..51")
+    masks = np.bitwise_or.reduce(CARD_BITS[cards], axis=-1)
+    if np.any(popcount(masks) != 5):
+        raise ValueError("a five-card hand holds a card twice")
+    return _evaluate(masks, want_cards=False)[0]
+
+
+def category(values: np.ndarray | int) -> np.ndarray | int:
+    """Category 0 (high card) … 8 (straight flush) of hand values; index into :data:`CATEGORY_NAMES`."""
+    return values // CATEGORY_BASE
+
+
+def _rank_name(rank: int) -> str:
+    return "10" if rank == 8 else RANK_LETTERS[rank]
+
+
+def describe(value: int) -> str:
+    """Readable hand value, e.g. ``"full house, 7s over 4s"``, ``"straight, 5 high"``, ``"flush, A J 9 6 2"``."""
+    value = int(value)
+    cat, tie = divmod(value, CATEGORY_BASE)
+    if not 0 <= cat <= STRAIGHT_FLUSH:
+        raise ValueError(f"{value} is not a poker hand value")
+    d = [tie // _D[4 - i] % NUM_RANKS for i in range(5)]
+    r = [_rank_name(x) for x in d]
+    name = CATEGORY_NAMES[cat]
+    if cat in (HIGH_CARD, FLUSH):
+        return f"{name}, {' '.join(r)}"
+    if cat == ONE_PAIR:
+        return f"{name}, {r[0]}s, kickers {' '.join(r[1:4])}"
+    if cat == TWO_PAIR:
+        return f"{name}, {r[0]}s and {r[1]}s, {r[2]} kicker"
+    if cat == THREE_OF_A_KIND:
+        return f"{name}, {r[0]}s, kickers {r[1]} {r[2]}"
+    if cat in (STRAIGHT, STRAIGHT_FLUSH):
+        return "royal flush" if value == ROYAL_FLUSH_VALUE else f"{name}, {r[0]} high"
+    if cat == FULL_HOUSE:
+        return f"{name}, {r[0]}s over {r[1]}s"
+    return f"{name}, {r[0]}s, {r[1]} kicker"
