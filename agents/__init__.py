@@ -1,0 +1,1 @@
+"""Agents that play from observations and legal-action masks."""

@@ -1,0 +1,1 @@
+"""Throughput and learning benchmarks; results are written to ``benchmarks/results/``."""

@@ -1,0 +1,77 @@
+"""Counter-based randomness (common.md C7).
+
+Every random number of a table is a hash of (table seed, stream, deal, counter): there is no generator state to
+carry, so table ``i`` of a batch draws exactly what one table with the same seed draws, whatever the batch size,
+and a deal can be replayed from its seed and index alone. The hash is SplitMix64's finaliser, applied in a chain.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+#: Stream ids: each use of randomness draws from its own stream so that changing one never shifts another.
+STREAM_SHUFFLE = 1
+STREAM_DEALER = 2
+STREAM_EXTRA = 3
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.uint64, copy=True)
+    x ^= x >> np.uint64(30)
+    x *= _M1
+    x ^= x >> np.uint64(27)
+    x *= _M2
+    x ^= x >> np.uint64(31)
+    return x
+
+
+def hash_u64(seeds: np.ndarray, *counters: int | np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each seed with the given counters (broadcast together)."""
+    with np.errstate(over="ignore"):
+        h = _mix(np.asarray(seeds, dtype=np.uint64) + _GOLDEN)
+        for c in counters:
+            h = _mix(h ^ (np.asarray(c).astype(np.uint64) * _GOLDEN + np.uint64(0x632BE59BD9B4E019)))
+    return h
+
+
+def seeds_from_entropy(n: int) -> np.ndarray:
+    """Fresh table seeds from the operating system (used when ``reset`` gets no seed)."""
+    return np.random.SeedSequence().generate_state(2 * n, dtype=np.uint32).view(np.uint64)[:n].copy()
+
+
+def normalize_seeds(seed: int | np.ndarray | None, batch_size: int) -> np.ndarray:
+    """Table seeds ``(batch_size,) uint64`` from what ``reset(seed=...)`` was given.
+
+    ``None`` draws fresh entropy; an int ``s`` gives tables ``s, s+1, …`` (so table ``i`` of a batch seeded ``s``
+    plays exactly like one table seeded ``s + i``); an array gives one seed per table as it is.
+    """
+    if seed is None:
+        return seeds_from_entropy(batch_size)
+    arr = np.asarray(seed)
+    if arr.ndim == 0:
+        if int(arr) < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {int(arr)}")
+        return (np.uint64(int(arr)) + np.arange(batch_size, dtype=np.uint64)).astype(np.uint64)
+    if arr.shape != (batch_size,):
+        raise ValueError(f"seeds must be one int or an array of shape ({batch_size},), got shape {arr.shape}")
+    if np.issubdtype(arr.dtype, np.signedinteger) and (arr < 0).any():
+        raise ValueError("seeds must be non-negative integers")
+    return arr.astype(np.uint64)
+
+
+def shuffled_decks(seeds: np.ndarray, deal: np.ndarray | int, deck_size: int) -> np.ndarray:
+    """One uniformly shuffled deck ``(B, deck_size)`` of card ids per table for deal number ``deal``."""
+    seeds = np.asarray(seeds, dtype=np.uint64)
+    deal = np.broadcast_to(np.asarray(deal, dtype=np.uint64), seeds.shape)
+    keys = hash_u64(seeds[:, None], STREAM_SHUFFLE, deal[:, None], np.arange(deck_size, dtype=np.uint64)[None, :])
+    return np.argsort(keys, axis=1, kind="stable").astype(np.int16)
+
+
+def uniform_ints(seeds: np.ndarray, stream: int, counter: np.ndarray | int, high: int | np.ndarray) -> np.ndarray:
+    """One integer in ``0..high-1`` per table, from ``stream`` at ``counter``."""
+    h = hash_u64(np.asarray(seeds, dtype=np.uint64), stream, counter)
+    return (h % np.asarray(high, dtype=np.uint64)).astype(np.int64)

@@ -1,0 +1,1 @@
+"""Tripoli: configuration (``config``), action ids (``actions``) and the batched core (``core``)."""

@@ -1,0 +1,54 @@
+"""Rule options of Tripoli (shared/rules/tripoli.md); each field is one configuration key of the rules file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+from envs.core.config import validate
+
+
+@dataclass(frozen=True)
+class TripoliConfig:
+    """Tripoli rule options. Defaults are the rules' defaults."""
+
+    game_name: ClassVar[str] = "tripoli"
+
+    spare_hand: Literal["full", "swap_only", "none"] = "full"
+    """T6/T8: what the dealer may do with the spare hand: keep, swap or auction it (full); keep or swap; nothing."""
+    max_bid: int = field(default=20, metadata={"range": (1, 100)})
+    """T7/T26: the highest bid allowed in an auction (bids are 1..max_bid chips)."""
+    paycards: Literal["deal", "play"] = "deal"
+    """T10/T11: pay cards paid on the deal (stage 1) or when played in the Michigan stage (Rummoli, T25)."""
+    poker_select: Literal["choose", "best"] = "choose"
+    """T12: players choose their five poker cards one at a time, or the engine picks each player's best five."""
+    poker_opener: Literal["left_of_dealer", "dealer"] = "left_of_dealer"
+    """T13: who opens the betting."""
+    bet_limit: int = field(default=10, metadata={"range": (1, 100)})
+    """T14: a bet or raise is 1..bet_limit chips."""
+    max_raises: int = field(default=3, metadata={"range": (0, 20)})
+    """T14: raises allowed after the opening bet; then only fold and call."""
+    michigan_leader: Literal["poker_winner", "dealer", "left_of_dealer"] = "poker_winner"
+    """T19: who makes the first lead of the Michigan stage."""
+    first_lead: Literal["any", "lowest"] = "any"
+    """T20: the first lead may be in any suit held, or must be the lowest card of the leader's hand."""
+    lead_colours: Literal["any", "alternate"] = "any"
+    """T20 (Cosmo): leads alternate colours, the first lead being the leader's lowest black card."""
+    pay_suit: Literal["hearts", "auction"] = "hearts"
+    """T26: hearts are the pay suit, or it is auctioned before the poker stage (implies paycards='play')."""
+    sequence_start: int = field(default=8, metadata={"range": (2, 12)})
+    """T27: lowest rank (face value; 11=J, 12=Q) of the three-card sequence space (8 → 8-9-10)."""
+    num_deals: int = field(default=1, metadata={"range": (1, 1000)})
+    """T28: deals in an episode; the layout carries over and the dealer moves left each deal."""
+    final_round: bool = True
+    """T28: with num_deals > 1, end the episode with a final poker round for every chip on the layout."""
+    auto_forced: bool = True
+    """C8: resolve decisions with exactly one legal action inside the step (False asks the agent for them)."""
+
+    def __post_init__(self) -> None:
+        validate(self)
+
+    @property
+    def pays_in_play(self) -> bool:
+        """Whether the pay-card spaces are won during the Michigan stage (T11, T25; T26 implies it)."""
+        return self.paycards == "play" or self.pay_suit == "auction"

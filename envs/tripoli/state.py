@@ -1,0 +1,96 @@
+"""The Tripoli state: numpy arrays with the batch (table) axis first; card sets are 52-bit ``uint64`` masks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from envs.core.game import BatchState
+
+# Layout spaces (T2): the five pay cards of the pay suit, king-queen, sequence, kitty, pot.
+SPACE_NAMES = ("A", "K", "Q", "J", "10", "K-Q", "8-9-10", "kitty", "pot")
+SPACE_KQ, SPACE_SEQUENCE, SPACE_KITTY, SPACE_POT = 5, 6, 7, 8
+NUM_SPACES = 9
+
+# Phases: the decision a table waits on.
+(
+    P_SPARE,  # T6/T8: the dealer decides what to do with the spare hand
+    P_AUCTION,  # T7: a bid or pass for the spare hand
+    P_SUIT_AUCTION,  # T26: a bid or pass for the pay suit
+    P_NAME_SUIT,  # T26: the pay-suit auction's winner names the suit
+    P_SELECT,  # T12: a player selects a card of their poker hand
+    P_BET,  # T14: a betting decision
+    P_LEAD,  # T20/T22: a lead in the Michigan stage
+    P_RUN,  # T21: the holder of the next card of a run plays it (a forced move)
+    P_DONE,  # the episode is over
+) = range(9)
+NUM_PHASES = 9
+PHASE_NAMES = ("spare hand", "auction", "pay-suit auction", "name pay suit", "poker selection", "betting",
+               "Michigan lead", "Michigan run", "over")
+
+
+@dataclass
+class TripoliState(BatchState):
+    """A batch of Tripoli tables (B tables, n seats). Public fields are documented one per line."""
+
+    phase: np.ndarray
+    """(B,) int64 — the decision the table waits on (``P_*``)."""
+    deal: np.ndarray
+    """(B,) int64 — number of the current deal (0-based; the final round of T28 is deal ``num_deals``)."""
+    final: np.ndarray
+    """(B,) bool — the final poker round of T28 is being played."""
+    dealer: np.ndarray
+    """(B,) int64 — dealer seat of the current deal."""
+    balance: np.ndarray
+    """(B, n) int64 — each seat's chip balance (T3, may go negative)."""
+    layout: np.ndarray
+    """(B, 9) int64 — chips on each layout space (``SPACE_NAMES``)."""
+    hands: np.ndarray
+    """(B, n) uint64 — cards in each seat's hand."""
+    spare: np.ndarray
+    """(B,) uint64 — the spare hand (out of play, T9)."""
+    dead: np.ndarray
+    """(B,) uint64 — dead hands (an auction winner's old hand, T7)."""
+    played: np.ndarray
+    """(B,) uint64 — cards played in the Michigan stage (public, T24)."""
+    known: np.ndarray
+    """(B, n) uint64 — cards a seat has held this deal that went out of its hand unseen by others (T7)."""
+    pay_suit: np.ndarray
+    """(B,) int64 — suit of the pay cards this deal (T26; hearts otherwise)."""
+    swapped: np.ndarray
+    """(B,) bool — the dealer swapped with the spare hand this deal (public)."""
+    auctioned: np.ndarray
+    """(B,) bool — the spare hand has been auctioned this deal (with or without a bid)."""
+    high_bid: np.ndarray
+    """(B,) int64 — highest bid of the running auction (0: none)."""
+    high_bidder: np.ndarray
+    """(B,) int64 — seat of the highest bid (-1: none)."""
+    passed: np.ndarray
+    """(B, n) bool — seats out of the running auction (the dealer in a spare-hand auction)."""
+    selected: np.ndarray
+    """(B, n) uint64 — each seat's poker hand, as selected so far (private)."""
+    folded: np.ndarray
+    """(B, n) bool — seats that folded this poker round."""
+    round_bet: np.ndarray
+    """(B, n) int64 — chips each seat has bet this poker round."""
+    high_bet: np.ndarray
+    """(B,) int64 — the highest total bet of the round."""
+    raises: np.ndarray
+    """(B,) int64 — raises made after the opening bet."""
+    acted: np.ndarray
+    """(B, n) bool — seats that have acted since the last bet or raise."""
+    shown: np.ndarray
+    """(B, n) uint64 — poker hands shown at a showdown (public from then on)."""
+    poker_winner: np.ndarray
+    """(B,) int64 — the poker winner of this deal (T17; -1 before the showdown)."""
+    run_suit: np.ndarray
+    """(B,) int64 — suit of the current or just-ended run (-1 before the first lead of the deal)."""
+    last_card: np.ndarray
+    """(B,) int64 — the last card played in the Michigan stage (-1: none)."""
+    last_player: np.ndarray
+    """(B,) int64 — who played ``last_card``."""
+    streak: np.ndarray
+    """(B,) int64 — consecutive cards of the current run played by ``last_player`` (T25)."""
+    decks: np.ndarray
+    """(B, 52) int16 — stacked deck of the first deal (-1 when the deal is shuffled from the seed)."""
