@@ -1,0 +1,84 @@
+"""Seat-relative observation of Le triolet (L17): what a seat may know, padded to eight seats.
+
+Index table (``SIZE`` = 1070 float32; "seat block" ``i`` describes the seat ``i`` places to the viewer's left,
+``i = 0`` the viewer; blocks of absent seats are zero; card vectors are copy counts per card identity ``0..51``
+(C1; 0–2 with two decks)):
+
+==============  ======  =========================================================================================
+offset          length  meaning
+==============  ======  =========================================================================================
+0               52      the viewer's own hand
+52 + 112 i      1       seat block i: seat present at this table
+53 + 112 i      1       is the player to act
+54 + 112 i      1       is the dealer
+55 + 112 i      1       has said ready (swap phase over for this seat, L4)
+56 + 112 i      1       number of cards in hand
+57 + 112 i      3       face-down slots #1–#3 occupied (the cards themselves are hidden, the viewer's own too)
+60 + 112 i      52      face-up cards
+112 + 112 i     52      cards publicly known to be in that hand (picked up from the pile, taken from the face-up
+                        row in a swap, a turned face-down card that could not be played; minus cards since played)
+948             52      the pile
+1000            13      rank on top of the pile (one-hot over 2 … A; all zero when the pile is empty)
+1013            1       cards of the top rank lying together on top (four burn, L9)
+1014            1       cards in the pile
+1015            52      burned cards (L8, L9)
+1067            1       cards in the stock
+1068            1       swap phase (1) or play (0)
+1069            1       exchanges the player to act has made this swap turn (0–3)
+==============  ======  =========================================================================================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.cards import DECK_SIZE, NUM_RANKS
+
+MAX_SEATS = 8
+OWN_HAND = 0
+SEATS = OWN_HAND + DECK_SIZE
+SEAT_SIZE = 112
+PRESENT, CURRENT, DEALER, READY, HAND_COUNT, FACEDOWN, FACEUP, KNOWN = 0, 1, 2, 3, 4, 5, 8, 60
+PILE = SEATS + MAX_SEATS * SEAT_SIZE
+TOP = PILE + DECK_SIZE
+RUN = TOP + NUM_RANKS
+PILE_COUNT = RUN + 1
+BURNED = PILE_COUNT + 1
+STOCK = BURNED + DECK_SIZE
+SWAP_PHASE = STOCK + 1
+SWAPS = SWAP_PHASE + 1
+SIZE = SWAPS + 1
+
+
+def observe(state, seats: np.ndarray | int, num_players: int) -> np.ndarray:
+    """``(B, SIZE) float32``: the observation of seat ``seats[b]`` at each table ``b`` (C12: nothing hidden)."""
+    n, b = num_players, state.batch_size
+    seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (b,))
+    rows = np.arange(b)[:, None]
+    abs_seat = (seats[:, None] + np.arange(n)) % n  # (B, n) absolute seat of each relative block
+    out = np.zeros((b, SIZE), dtype=np.float32)
+    out[:, OWN_HAND : OWN_HAND + DECK_SIZE] = state.hand[np.arange(b), seats]
+    blocks = out[:, SEATS : SEATS + n * SEAT_SIZE].reshape(b, n, SEAT_SIZE)
+    blocks[:, :, PRESENT] = 1.0
+    blocks[:, :, CURRENT] = abs_seat == state.current_player[:, None]
+    blocks[:, :, DEALER] = abs_seat == state.dealer[:, None]
+    swap_pos = (state.dealer[:, None] - 1 - abs_seat) % n  # place of each seat in the swap round (L4, L5)
+    blocks[:, :, READY] = (swap_pos < state.ready[:, None]) | (state.phase[:, None] != 0)
+    blocks[:, :, HAND_COUNT] = state.hand[rows, abs_seat].sum(axis=2)
+    blocks[:, :, FACEDOWN : FACEDOWN + 3] = state.facedown[rows, abs_seat] >= 0
+    up = state.faceup[rows, abs_seat].astype(np.int64)  # (B, n, 3)
+    faceup = blocks[:, :, FACEUP : FACEUP + DECK_SIZE]
+    for slot in range(up.shape[2]):
+        r, s = np.nonzero(up[:, :, slot] >= 0)
+        np.add.at(faceup, (r, s, up[r, s, slot]), 1.0)
+    blocks[:, :, KNOWN : KNOWN + DECK_SIZE] = state.known[rows, abs_seat]
+    out[:, PILE : PILE + DECK_SIZE] = state.pile
+    on_pile = np.flatnonzero(state.top >= 0)
+    out[on_pile, TOP + state.top[on_pile]] = 1.0
+    out[:, RUN] = state.run
+    out[:, PILE_COUNT] = state.pile.sum(axis=1)
+    out[:, BURNED : BURNED + DECK_SIZE] = state.burned
+    out[:, STOCK] = state.deck.shape[1] - state.stock_pos
+    out[:, SWAP_PHASE] = state.phase == 0
+    out[:, SWAPS] = state.swaps
+    return out

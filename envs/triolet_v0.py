@@ -1,0 +1,78 @@
+"""Le triolet (a Palace / Shithead-style shedding game) as a PettingZoo AEC environment — version 0.
+
+Rules: shared/rules/triolet.md (L1–L17). 3–8 players (agents ``player_0`` … ``player_7``, C6); 40/44/48 cards for
+3/4/5 players, two decks for 6–8 (L1). Each player has three face-down cards, three face-up cards on them and three
+cards in hand; after a swap phase (L4) play goes to the right from the dealer's right (L5); cards of one rank go on
+a strictly lower rank (order 3 4 5 6 8 9 J Q K A 2), anything goes on a 7, a 10 or four of a rank burn the pile and
+the player plays again; a player who cannot play picks up the pile. The first player with no cards wins
+(reward +1, the others -1/(n-1)); after ``max_turns`` turns the episode is truncated with reward 0.
+
+Options (``env(num_players=4, faceup_sets=False, max_turns=1000, auto_forced=True)``): ``faceup_sets`` lets a
+player play several face-up cards of one rank together; ``auto_forced`` resolves moves with one legal action
+inside the step (C8). ``reset(seed, options={"deck": [...], "dealer": seat})`` stacks a deal: the deck lists
+indices into ``TrioletGame.deck_cards`` in dealing order (``game.stacked_deck(card_ids)`` builds one); seat ``s``
+gets positions ``9s..9s+8`` (3 face-down, 3 face-up, 3 hand), the rest is the stock.
+
+Actions (``Discrete(2891)``; the mask says which are legal):
+
+=============  ===========================================================================================
+id             action
+=============  ===========================================================================================
+0 … 103        ``8 r + k - 1``: "play k×R" — k = 1…8 cards of rank r (0 = 2 … 12 = A) from the hand (L6)
+104 … 155      ``104 + c``: "play face-up Q♠" — the face-up card c (0…51, C1) (L12)
+156 … 181      ``156 + 2 r + k - 2``: "play face-up k×R", k = 2, 3 (only with ``faceup_sets``)
+182 … 184      "play face-down #1" … "#3" — turn over that face-down card and play it if it can go (L13)
+185            "pick up the pile" (L11; always forced, C8)
+186            "ready" — end one's swap phase (L4)
+187 … 2890     ``187 + 52 h + f``: "swap hand K♦ ↔ face-up 4♣" — exchange hand card h with face-up card f (L4)
+=============  ===========================================================================================
+
+Observation (``Box(1070,) float32``, seat-relative, padded to 8 seats; L17 — face-down cards and the stock are
+hidden, the viewer's own face-down cards included):
+
+==============  ======  =========================================================================================
+offset          length  meaning
+==============  ======  =========================================================================================
+0               52      the viewer's own hand (copies per card 0…51)
+52 + 112 i      1       seat block i (the seat i places to the left of the viewer, i = 0 the viewer): present
+53 + 112 i      1       is the player to act
+54 + 112 i      1       is the dealer
+55 + 112 i      1       has said ready
+56 + 112 i      1       cards in hand
+57 + 112 i      3       face-down slots #1–#3 occupied
+60 + 112 i      52      face-up cards
+112 + 112 i     52      cards publicly known to be in that hand (from the pile, a swap, a turned face-down card)
+948             52      the pile
+1000            13      rank on top of the pile (one-hot; zero when empty)
+1013            1       cards of the top rank lying together on top
+1014            1       cards in the pile
+1015            52      burned cards
+1067            1       cards in the stock
+1068            1       swap phase (1) or play (0)
+1069            1       exchanges the player to act has made this swap turn
+==============  ======  =========================================================================================
+
+A turn (for ``max_turns``) is one move on the pile — a play or a pick-up, forced or chosen; playing again after a
+burn is a new turn; swap-phase decisions are not turns.
+
+Change log: v0: first version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from envs.aec import CardGymEnv
+from envs.triolet.core import TrioletGame
+
+
+def raw_env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> CardGymEnv:
+    """The unwrapped environment: ``num_players`` seats (3–8) and rule ``options`` (see ``TrioletConfig``)."""
+    return CardGymEnv(TrioletGame(num_players=num_players, **options), render_mode=render_mode)
+
+
+def env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> wrappers.OrderEnforcingWrapper:
+    """The environment with PettingZoo's order-enforcing wrapper (illegal actions raise, C9)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(num_players, render_mode, **options))
