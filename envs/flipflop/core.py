@@ -1,0 +1,422 @@
+"""The batched Flip Flop core (shared/rules/flipflop.md, F1–F27).
+
+Every step plays one decision on every live table at once; tables are grouped by what the action does (draw, lay,
+lay off, discard) with ``np.flatnonzero`` and each group is one numpy operation per field. Turn passing, showing
+(F12), the end of a deal (F18–F21), settlement, the next deal of a session (F23–F25) and forced moves (C8) all run
+inside the step, so a table always waits on a real decision or is finished.
+
+Decisions where the rules are silent (besides those marked in the rules file):
+
+- A player who took the top discard may lay it in a spread or lay it off, but may not end up holding it as the only
+  card with no way to lay it off (else the turn could not end): such a lay or lay-off is refused by the mask.
+- F20: a spread counts as "a spread of three that they laid" if it had three cards when that player laid it;
+  another player laying off on it later does not spoil the tunk. Any lay-off by the tunker does.
+- F25: a player all in who takes a share of the game pot has won it and stays in.
+- F25: a player out of the session keeps the money left; the dealer moves to the next seat still in. Money left in
+  pots when a session ends stays there (it was never won).
+- F12: when the deal ends before the showing is complete, the flip and flop pots are paid then; the late shows are
+  not recorded separately (the showdowns of F19/F21 show every hand anyway).
+- F24: the flip and flop pots go to the best dealt card among the players who anted that pot; showing is unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.cards import popcount
+from envs.core.game import BatchedGame
+from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
+from envs.flipflop import tables as T
+from envs.flipflop import view
+from envs.flipflop.config import FlipFlopConfig
+from envs.flipflop.state import (
+    CAUGHT,
+    DRAW,
+    DROP_WON,
+    FLIP,
+    FLIP_POT,
+    FLOP,
+    FLOP_POT,
+    GAME_POT,
+    INSTANT,
+    PLAY,
+    STOCK_OUT,
+    TUNKED,
+    WENT_OUT,
+    FlipFlopState,
+)
+
+U1 = np.uint64(1)
+U0 = np.uint64(0)
+HAND_SIZE = 5
+
+
+def hand_totals(hands: np.ndarray) -> np.ndarray:
+    """F2: the point total of each mask (any shape)."""
+    return popcount(hands) + popcount(hands[..., None] & T.VALUE_AT_LEAST).sum(axis=-1)
+
+
+def lowest_bit(masks: np.ndarray) -> np.ndarray:
+    """Ace-low bit of the lowest card of each mask; 64 where empty."""
+    return popcount((masks & (~masks + U1)) - U1)
+
+
+def next_seat(active: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """The first seat to the left of ``seat`` (C4) among ``active`` (R, n) seats."""
+    n = active.shape[1]
+    rel = (np.arange(n) - seat[:, None] - 1) % n
+    return np.where(active, rel, 2 * n).argmin(axis=1)
+
+
+class FlipFlopGame(BatchedGame[FlipFlopState]):
+    """Flip Flop for 2–7 players over a batch of tables (action and observation tables: ``envs/flipflop_v0.py``)."""
+
+    name = "flipflop"
+    min_players = 2
+    max_players = 7
+    config_class = FlipFlopConfig
+    config: FlipFlopConfig
+
+    @property
+    def num_actions(self) -> int:
+        return T.NUM_ACTIONS
+
+    @property
+    def observation_size(self) -> int:
+        return view.OBS_SIZE
+
+    def action_name(self, action: int) -> str:
+        return T.ACTION_NAMES[int(action)]
+
+    def observe(self, state: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
+        return view.observe(state, seats)
+
+    def render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool = True) -> str:
+        return view.render(state, table, viewer, unicode)
+
+    # ----- deal ----------------------------------------------------------------------------------------------------
+    def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> FlipFlopState:
+        B, n = len(seeds), self.num_players
+
+        def z(*shape, dtype=np.int64):
+            return np.zeros((B, *shape), dtype=dtype)
+
+        start = float(self.config.bankroll) if self.config.session else 0.0
+        s = FlipFlopState(
+            seeds=seeds, current_player=z(), legal_action_mask=z(T.NUM_ACTIONS, dtype=bool),
+            rewards=z(n, dtype=np.float64), terminated=z(dtype=bool), truncated=z(dtype=bool),
+            hands=z(n, dtype=np.uint64), deck=z(52), stock_pos=z(), pile=z(52), pile_len=z(),
+            runs=z(dtype=np.uint64), sets=z(dtype=np.uint64), set_open=z(dtype=np.uint64),
+            spreads=z(n, dtype=np.uint64), taken_by=z(n, dtype=np.uint64), shown=z(dtype=np.uint64), flip_card=z(),
+            low_shown=z(2), had_turn=z(n, dtype=bool), side_winner=z(2), sides_paid=z(dtype=bool), phase=z(),
+            taken=z(dtype=np.uint64), last_turn=z(dtype=bool), spreads3=z(n), other_laid=z(n, dtype=bool),
+            bank=np.full((B, n), start), pots=z(3, dtype=np.float64), anted=z(n, 3, dtype=bool),
+            in_deal=z(n, dtype=bool), out=z(n, dtype=bool), all_in=z(n, dtype=bool), won_game=z(n, dtype=bool),
+            dealer=uniform_ints(seeds, STREAM_DEALER, 0, n) if dealers is None else dealers.astype(np.int64),
+            deal_no=z(), last_action=np.full((B, n), -1), end_reason=z(),
+        )
+        rows = np.arange(B)
+        self._start_deals(s, rows, None if decks is None else T.LOW_OF[decks.astype(np.int64)])
+        self._settle_moves(s, rows)
+        s.rewards[:] = s.bank - start
+        return s
+
+    def _start_deals(self, s: FlipFlopState, rows: np.ndarray, decks: np.ndarray | None = None) -> None:
+        """Ante (F4, F24), deal (F5–F6), settle 49/50 hands (F7–F8) and begin the first turn at tables ``rows``."""
+        if not rows.size:
+            return
+        n = self.num_players
+        R = rows.size
+        deck = T.LOW_OF[shuffled_decks(s.seeds[rows], s.deal_no[rows], 52).astype(np.int64)] if decks is None else decks
+        in_deal = ~s.out[rows]
+        # F4, F24: ante with one stake kept in reserve; the game pot only makes a player all in (F25).
+        if self.config.session:
+            can = np.floor(s.bank[rows] - 1.0 + 1e-9).clip(0, 3).astype(np.int64) * in_deal
+        else:
+            can = np.where(in_deal, 3, 0)
+        anted = can[:, :, None] > np.arange(3)
+        s.anted[rows] = anted
+        s.bank[rows] -= can
+        s.pots[rows] += anted.sum(axis=1)
+        s.in_deal[rows] = in_deal
+        s.all_in[rows] = can == 1
+        # F5: five cards each, one at a time from the dealer's left; the dealer's fifth card is the flip card.
+        dealer = s.dealer[rows]
+        rel = (np.arange(n) - dealer[:, None] - 1) % n
+        order = np.argsort(np.where(in_deal, rel, n + rel), axis=1)
+        m = in_deal.sum(axis=1)
+        j = np.arange(HAND_SIZE * n)
+        seat_j = np.take_along_axis(order, j[None, :] % m[:, None], axis=1)
+        bits = np.where(j < HAND_SIZE * m[:, None], T.LOW_BITS[deck[:, : HAND_SIZE * n]], U0)
+        hands = np.where(seat_j[:, :, None] == np.arange(n), bits[:, :, None], U0).sum(axis=1, dtype=np.uint64)
+        flip = deck[np.arange(R), HAND_SIZE * m - 1]
+        s.deck[rows] = deck
+        s.hands[rows] = hands
+        s.stock_pos[rows] = HAND_SIZE * m
+        s.pile_len[rows] = 0
+        for field in (s.runs, s.sets, s.set_open, s.taken):
+            field[rows] = U0
+        s.spreads[rows] = U0
+        s.taken_by[rows] = U0
+        s.flip_card[rows] = flip
+        s.shown[rows] = T.LOW_BITS[flip]
+        flip_suit = flip // 13
+        s.low_shown[rows, FLIP] = flip % 13
+        s.low_shown[rows, FLOP] = 13
+        s.had_turn[rows] = False
+        s.sides_paid[rows] = False
+        s.phase[rows] = DRAW
+        s.last_turn[rows] = False
+        s.spreads3[rows] = 0
+        s.other_laid[rows] = False
+        s.won_game[rows] = False
+        s.last_action[rows] = -1
+        # F9–F11, F24: the flip and flop pots go to the lowest dealt card of their suit among those who anted them.
+        for k, suit in ((FLIP, flip_suit), (FLOP, 3 - flip_suit)):
+            low = lowest_bit(hands & T.SUIT_LOW[suit][:, None])
+            low = np.where(anted[:, :, 1 + k], low, 64)
+            s.side_winner[rows, k] = np.where(low.min(axis=1) < 64, low.argmin(axis=1), -1)
+        # F7–F8: 49 or 50 wins at once.
+        totals = np.where(in_deal, hand_totals(hands), 0)
+        instant = ((totals == 49) | (totals == 50)).any(axis=1)
+        r7 = rows[instant]
+        if r7.size:
+            t7 = totals[instant]
+            self._share_game_pot(s, r7, (t7 == 49) | (t7 == 50))
+            fifty = t7 == 50
+            paid = fifty.any(axis=1)
+            r50, fifty, payers = r7[paid], fifty[paid], (s.in_deal[r7] & ~fifty)[paid]
+            s.bank[r50] += payers.sum(axis=1, keepdims=True) / fifty.sum(axis=1, keepdims=True) * fifty - payers
+            self._finish_deals(s, r7, INSTANT)
+        self._begin_turns(s, rows[~instant], order[~instant, 0])
+
+    def _begin_turns(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray) -> None:
+        """Give the turn to ``seats``; a seat's first turn starts with its show (F12)."""
+        s.current_player[rows] = seats
+        s.phase[rows] = DRAW
+        s.taken[rows] = U0
+        first = ~s.had_turn[rows, seats]
+        r, p = rows[first], seats[first]
+        if not r.size:
+            return
+        s.had_turn[r, p] = True
+        flip_suit = s.flip_card[r] // 13
+        for k, suit in ((FLIP, flip_suit), (FLOP, 3 - flip_suit)):
+            low = lowest_bit(s.hands[r, p] & T.SUIT_LOW[suit])
+            better = (low < 64) & (low - 13 * suit < s.low_shown[r, k])
+            rb = r[better]
+            s.shown[rb] |= T.LOW_BITS[low[better]]
+            s.low_shown[rb, k] = low[better] % 13
+        self._pay_sides(s, r[p == s.dealer[r]])
+
+    def _pay_sides(self, s: FlipFlopState, rows: np.ndarray) -> None:
+        """Pay the flip and flop pots once the showing is complete (F9–F12); an unwon pot stays (F10)."""
+        rows = rows[~s.sides_paid[rows]]
+        s.sides_paid[rows] = True
+        for k, pot in ((FLIP, FLIP_POT), (FLOP, FLOP_POT)):
+            w = s.side_winner[rows, k]
+            r, w = rows[w >= 0], w[w >= 0]
+            s.bank[r, w] += s.pots[r, pot]
+            s.pots[r, pot] = 0.0
+
+    def _share_game_pot(self, s: FlipFlopState, rows: np.ndarray, winners: np.ndarray) -> None:
+        """The game pot shared equally by ``winners`` (R, n) (F3: amounts are real numbers)."""
+        s.bank[rows] += s.pots[rows, GAME_POT][:, None] / winners.sum(axis=1, keepdims=True) * winners
+        s.pots[rows, GAME_POT] = 0.0
+        s.won_game[rows] = winners
+
+    def _pay_extra(self, s: FlipFlopState, rows: np.ndarray, payers: np.ndarray) -> None:
+        """One extra stake from each of ``payers`` (R, n) into the game pot (F19, F20)."""
+        s.bank[rows] -= payers
+        s.pots[rows, GAME_POT] += payers.sum(axis=1)
+
+    def _finish_deals(self, s: FlipFlopState, rows: np.ndarray, reason: int | np.ndarray) -> None:
+        """After the game pot is settled: side pots (F12), eliminations (F25), then the next deal or the end (F23)."""
+        if not rows.size:
+            return
+        s.end_reason[rows] = reason
+        self._pay_sides(s, rows)
+        cfg = self.config
+        s.deal_no[rows] += 1
+        if cfg.session:
+            s.out[rows] |= s.in_deal[rows] & s.all_in[rows] & ~s.won_game[rows]
+            s.out[rows] |= s.bank[rows] < 2.0 - 1e-9  # F25: cannot ante the game pot and keep the reserve
+            more = (cfg.until_one_left | (s.deal_no[rows] < cfg.num_deals)) & ((~s.out[rows]).sum(axis=1) >= 2)
+        else:
+            more = np.zeros(rows.size, dtype=bool)
+        end = rows[~more]
+        s.terminated[end] = True
+        s.current_player[end] = -1
+        s.legal_action_mask[end] = False
+        nxt = rows[more]
+        if nxt.size:
+            s.dealer[nxt] = next_seat(~s.out[nxt], s.dealer[nxt])
+            self._start_deals(s, nxt)
+
+    # ----- step ----------------------------------------------------------------------------------------------------
+    def _step(self, s: FlipFlopState, idx: np.ndarray, actions: np.ndarray) -> None:
+        before = s.bank[idx].copy()
+        self._apply(s, idx, actions)
+        self._settle_moves(s, idx)
+        s.rewards[idx] = s.bank[idx] - before
+
+    def _settle_moves(self, s: FlipFlopState, rows: np.ndarray) -> None:
+        """Compute the masks of ``rows`` and play forced moves (C8) until each table waits on a choice or is done."""
+        while rows.size:
+            rows = rows[~s.terminated[rows]]
+            self._masks(s, rows)
+            if not self.config.auto_forced:
+                return
+            mask = s.legal_action_mask[rows]
+            forced = mask.sum(axis=1) == 1
+            rows = rows[forced]
+            if rows.size:
+                self._apply(s, rows, mask[forced].argmax(axis=1))
+
+    def _apply(self, s: FlipFlopState, rows: np.ndarray, acts: np.ndarray) -> None:
+        p = s.current_player[rows]
+        s.last_action[rows, p] = acts
+        # F17: drop instead of drawing.
+        drop = acts == T.DROP
+        self._settle_drop(s, rows[drop], p[drop])
+        # F13: draw the top of the stock or of the discard pile.
+        sel = acts == T.DRAW_STOCK
+        r, q = rows[sel], p[sel]
+        card = s.deck[r, s.stock_pos[r]]
+        s.hands[r, q] |= T.LOW_BITS[card]
+        s.stock_pos[r] += 1
+        s.last_turn[r] = s.stock_pos[r] == 52
+        s.phase[r] = PLAY
+        sel = (acts >= T.DRAW_DISCARD) & (acts < T.DISCARD)
+        r, q = rows[sel], p[sel]
+        s.pile_len[r] -= 1
+        bit = T.LOW_BITS[s.pile[r, s.pile_len[r]]]
+        s.hands[r, q] |= bit
+        s.taken[r] = bit
+        s.taken_by[r, q] |= bit
+        s.phase[r] = PLAY
+        # F14: lay a spread.
+        sel = (acts >= T.LAY_RUN) & (acts < T.LAY_OFF)
+        r, q, i = rows[sel], p[sel], acts[sel] - T.LAY_RUN
+        cards = T.SPREAD_CARDS[i]
+        s.hands[r, q] &= ~cards
+        s.spreads[r, q] |= cards
+        s.runs[r] |= np.where(T.IS_RUN[i], cards, U0)
+        s.sets[r] |= np.where(T.IS_RUN[i], U0, cards)
+        s.set_open[r] |= T.FOURTH_CARD[i]
+        s.spreads3[r, q] += T.SPREAD_SIZE[i] == 3
+        s.other_laid[r, q] |= T.SPREAD_SIZE[i] != 3
+        empty = s.hands[r, q] == 0
+        r, q = r[empty], q[empty]
+        tunk = (s.spreads3[r, q] == 2) & ~s.other_laid[r, q]
+        self._settle_out(s, r, q, tunk)
+        # F15: lay off on a spread; the card joins the spread of whoever laid it.
+        sel = acts >= T.LAY_OFF
+        r, q, j = rows[sel], p[sel], acts[sel] - T.LAY_OFF
+        bit, kind = U1 << T.LAYOFF_BIT[j], T.LAYOFF_KIND[j]
+        on_set = kind == T.ON_SET
+        target = np.where(on_set, s.sets[r] & T.RANK_LOW[T.LAYOFF_RANK[j]], T.LAYOFF_TARGET[j])
+        owner = ((s.spreads[r] & target[:, None]) != 0).argmax(axis=1)
+        s.spreads[r, owner] |= bit
+        s.hands[r, q] &= ~bit
+        s.runs[r] |= np.where(on_set, U0, bit)
+        s.sets[r] |= np.where(on_set, bit, U0)
+        s.set_open[r] &= ~bit
+        s.other_laid[r, q] = True
+        empty = s.hands[r, q] == 0
+        self._settle_out(s, r[empty], q[empty], np.zeros(empty.sum(), dtype=bool))
+        # F13: discard one card, ending the turn; F18: going out; F21: the stock is exhausted.
+        sel = (acts >= T.DISCARD) & (acts < T.LAY_RUN)
+        r, q = rows[sel], p[sel]
+        low = T.LOW_OF[acts[sel] - T.DISCARD]
+        s.hands[r, q] &= ~T.LOW_BITS[low]
+        s.pile[r, s.pile_len[r]] = low
+        s.pile_len[r] += 1
+        out = s.hands[r, q] == 0
+        self._settle_out(s, r[out], q[out], np.zeros(out.sum(), dtype=bool))
+        stock = ~out & s.last_turn[r]
+        self._settle_showdown(s, r[stock], None)
+        nxt = ~out & ~stock
+        r = r[nxt]
+        self._begin_turns(s, r, next_seat(s.in_deal[r], q[nxt]))
+
+    # ----- end of a deal -------------------------------------------------------------------------------------------
+    def _settle_out(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray, tunk: np.ndarray) -> None:
+        """F18: the player who went out takes the game pot; F20: after a tunk every other player pays one stake."""
+        if not rows.size:
+            return
+        winner = np.arange(self.num_players) == seats[:, None]
+        self._pay_extra(s, rows[tunk], s.in_deal[rows[tunk]] & ~winner[tunk])
+        self._share_game_pot(s, rows, winner)
+        self._finish_deals(s, rows, np.where(tunk, TUNKED, WENT_OUT))
+
+    def _settle_drop(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray) -> None:
+        """F19: the dropper wins with the strictly lowest total, else pays one stake to the lowest opponents."""
+        if not rows.size:
+            return
+        dropper = np.arange(self.num_players) == seats[:, None]
+        self._settle_showdown(s, rows, dropper)
+
+    def _settle_showdown(self, s: FlipFlopState, rows: np.ndarray, dropper: np.ndarray | None) -> None:
+        """Everybody shows (F19, F21); the lowest total takes the game pot, ties share it."""
+        if not rows.size:
+            return
+        s.shown[rows] |= np.bitwise_or.reduce(s.hands[rows], axis=1)
+        totals = np.where(s.in_deal[rows], hand_totals(s.hands[rows]), 10_000)
+        if dropper is None:
+            self._share_game_pot(s, rows, totals == totals.min(axis=1, keepdims=True))
+            self._finish_deals(s, rows, STOCK_OUT)
+            return
+        others = np.where(dropper, 10_000, totals)
+        best = others.min(axis=1, keepdims=True)
+        won = (totals < best)[dropper]
+        self._pay_extra(s, rows[~won], dropper[~won])
+        winners = np.where(won[:, None], dropper, others == best)
+        self._share_game_pot(s, rows, winners)
+        self._finish_deals(s, rows, np.where(won, DROP_WON, CAUGHT))
+
+    # ----- legal actions -------------------------------------------------------------------------------------------
+    def _masks(self, s: FlipFlopState, rows: np.ndarray) -> None:
+        """The legal-action mask of the current player at tables ``rows``."""
+        mask = np.zeros((rows.size, T.NUM_ACTIONS), dtype=bool)
+        draw = s.phase[rows] == DRAW
+        rd = np.flatnonzero(draw)
+        mask[rd, T.DROP] = True
+        mask[rd, T.DRAW_STOCK] = True
+        r = rows[rd]
+        has = s.pile_len[r] > 0
+        top = s.pile[r[has], s.pile_len[r[has]] - 1]
+        mask[rd[has], T.DRAW_DISCARD + T.PUB_OF[top]] = True
+        rp = np.flatnonzero(~draw)
+        r = rows[rp]
+        hand = s.hands[r, s.current_player[r]]
+        taken = s.taken[r]
+        mask[rp, T.DISCARD : T.LAY_RUN] = ((hand & ~taken)[:, None] >> T.LOW_OF.astype(np.uint64)) & U1
+        spread_ok = (hand[:, None] & T.SPREAD_CARDS) == T.SPREAD_CARDS
+        fits = self._fits(hand, s.runs[r], s.set_open[r])
+        layoff_ok = (fits[:, T.LAYOFF_KIND] >> T.LAYOFF_BIT) & U1 != 0
+        # Keep a turn able to end: never leave only the card just taken from the discard pile, unless it can then be
+        # laid off (decision, see the module docstring).
+        t = np.flatnonzero(taken != 0)
+        if t.size:
+            rest, tk = hand[t] & ~taken[t], taken[t]
+            run_after = self._fits(tk, s.runs[r[t]] | rest, s.set_open[r[t]]).any(axis=1)
+            fourth = np.where(popcount(rest) == 3, T.RANK_LOW[lowest_bit(rest) % 13] & ~rest, U0)
+            set_after = self._fits(tk, s.runs[r[t]], (s.set_open[r[t]] & ~rest) | fourth).any(axis=1)
+            same = T.SPREAD_CARDS == rest[:, None]
+            spread_ok[t] &= ~same | np.where(T.IS_RUN, run_after[:, None], set_after[:, None])
+            single = (U1 << T.LAYOFF_BIT) == rest[:, None]
+            layoff_ok[t] &= ~single | np.where(T.LAYOFF_KIND == T.ON_SET, set_after[:, None], run_after[:, None])
+        mask[rp, T.LAY_RUN : T.LAY_OFF] = spread_ok
+        mask[rp, T.LAY_OFF :] = layoff_ok
+        s.legal_action_mask[rows] = mask
+
+    @staticmethod
+    def _fits(hand: np.ndarray, runs: np.ndarray, set_open: np.ndarray) -> np.ndarray:
+        """(R, 3) masks of the cards of ``hand`` that go below a run, above a run, on a set (F15)."""
+        below = hand & (runs >> U1) & ~T.KINGS
+        above = hand & (runs << U1) & ~T.ACES
+        return np.stack([below, above, hand & set_open], axis=1)
+
+
+

@@ -1,0 +1,121 @@
+"""What a Flip Flop player sees (F27, C12): the seat-relative observation vector and the text render.
+
+The observation index table is in the docstring of ``envs/flipflop_v0.py``. Card planes are in C1 card id order;
+seat blocks are relative to the viewer (0 = the viewer, 1 = the player to the left, …) and padded to 7 seats.
+Nothing hidden from the viewer enters: other hands only through cards they showed (F12, showdowns), the flip card
+and cards they took from the discard pile, which are public.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.cards import card_str, popcount
+from envs.flipflop import tables as T
+from envs.flipflop.state import DRAW, END_NAMES, FlipFlopState
+
+MAX_SEATS = 7
+SHIFTS = T.LOW_OF.astype(np.uint64)
+U1 = np.uint64(1)
+
+# Card planes (52 values each).
+HAND, FLIP_CARD, SHOWN, PILE, PILE_TOP, PILE_ORDER, IN_RUN, IN_SET, TAKEN_NOW = range(9)
+SPREAD_OF = 9  # + relative seat: cards in spreads laid by that seat
+TAKEN_BY = SPREAD_OF + MAX_SEATS  # + relative seat: cards that seat took from the discard pile this deal
+KNOWN_IN = TAKEN_BY + MAX_SEATS  # + relative seat: cards publicly known to be in that seat's hand now
+NUM_PLANES = KNOWN_IN + MAX_SEATS
+CARDS_SIZE = NUM_PLANES * 52
+# Per-seat values (MAX_SEATS each, relative seat order), then table values.
+SEAT_FIELDS = ("present", "in_deal", "out", "all_in", "dealer", "to_act", "had_turn", "hand_size", "bank",
+               "anted_game", "anted_flip", "anted_flop")
+SEATS_OFFSET = CARDS_SIZE
+TABLE_OFFSET = SEATS_OFFSET + len(SEAT_FIELDS) * MAX_SEATS
+TABLE_FIELDS = ("stock_size", "game_pot", "flip_pot", "flop_pot", "phase_draw", "phase_play", "last_turn", "deal_no")
+OBS_SIZE = TABLE_OFFSET + len(TABLE_FIELDS)
+
+
+def _bits(masks: np.ndarray) -> np.ndarray:
+    """Ace-low masks of any shape → ``shape + (52,)`` float32 planes in C1 card id order."""
+    return ((masks[..., None] >> SHIFTS) & U1).astype(np.float32)
+
+
+def observe(s: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
+    """``(B, OBS_SIZE)`` float32 observations of seat ``seats[b]`` at each table."""
+    B, n = s.hands.shape
+    seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (B,))
+    rows = np.arange(B)
+    obs = np.zeros((B, OBS_SIZE), dtype=np.float32)
+    cards = obs[:, :CARDS_SIZE].reshape(B, NUM_PLANES, 52)
+    order = (seats[:, None] + np.arange(n)) % n  # absolute seat of each relative seat
+    top = np.where(s.pile_len > 0, T.LOW_BITS[s.pile[rows, np.maximum(s.pile_len - 1, 0)]], 0)
+    i = np.arange(52)
+    in_pile = i < s.pile_len[:, None]
+    pile_mask = np.where(in_pile, T.LOW_BITS[s.pile], np.uint64(0)).sum(axis=1, dtype=np.uint64)
+    known = s.shown | T.LOW_BITS[s.flip_card] | np.bitwise_or.reduce(s.taken_by, axis=1)
+    hands_rel = np.take_along_axis(s.hands, order, axis=1)
+    singles = np.stack([s.hands[rows, seats], T.LOW_BITS[s.flip_card], s.shown, pile_mask, top], axis=1)
+    cards[:, HAND : PILE_TOP + 1] = _bits(singles)
+    order_plane = np.zeros((B, 53), dtype=np.float32)
+    np.put_along_axis(order_plane, np.where(in_pile, T.PUB_OF[s.pile], 52), (i + 1) / 52.0, axis=1)
+    cards[:, PILE_ORDER] = order_plane[:, :52]
+    cards[:, IN_RUN : TAKEN_NOW + 1] = _bits(np.stack([s.runs, s.sets, s.taken], axis=1))
+    cards[:, SPREAD_OF : SPREAD_OF + n] = _bits(np.take_along_axis(s.spreads, order, axis=1))
+    cards[:, TAKEN_BY : TAKEN_BY + n] = _bits(np.take_along_axis(s.taken_by, order, axis=1))
+    cards[:, KNOWN_IN : KNOWN_IN + n] = _bits(hands_rel & known[:, None])
+    seat_vals = np.stack(
+        [
+            np.ones((B, n), dtype=bool),
+            s.in_deal,
+            s.out,
+            s.all_in,
+            np.arange(n) == s.dealer[:, None],
+            np.arange(n) == s.current_player[:, None],
+            s.had_turn,
+            popcount(s.hands),
+            s.bank,
+            *np.moveaxis(s.anted, 2, 0),
+        ],
+        axis=1,
+    ).astype(np.float32)
+    seat_block = obs[:, SEATS_OFFSET:TABLE_OFFSET].reshape(B, len(SEAT_FIELDS), MAX_SEATS)
+    seat_block[:, :, :n] = np.take_along_axis(seat_vals, order[:, None, :], axis=2)
+    obs[:, TABLE_OFFSET:] = np.stack(
+        [52 - s.stock_pos, *s.pots.T, s.phase == DRAW, s.phase != DRAW, s.last_turn, s.deal_no], axis=1
+    )
+    return obs
+
+
+def _cards(mask: int, unicode: bool) -> str:
+    bits = [b for b in range(52) if int(mask) >> b & 1]
+    return " ".join(card_str(T.pub_card(b), unicode) for b in bits) or "-"
+
+
+def render(s: FlipFlopState, table: int, viewer: int | None, unicode: bool = True) -> str:
+    """A text picture of one table as seat ``viewer`` may see it (``None``: public information only)."""
+    b = table
+    n = s.hands.shape[1]
+    cur = int(s.current_player[b])
+    lines = [
+        f"Flip Flop, deal {int(s.deal_no[b]) + (0 if s.terminated[b] else 1)}, dealer P{int(s.dealer[b])}"
+        + (" — finished" if s.terminated[b] else f", P{cur} to {'draw' if s.phase[b] == DRAW else 'play'}"),
+        f"pots: game {s.pots[b, 0]:g}  flip {s.pots[b, 1]:g}  flop {s.pots[b, 2]:g}   "
+        f"flip card {card_str(T.pub_card(int(s.flip_card[b])), unicode)}   stock {52 - int(s.stock_pos[b])} cards",
+    ]
+    pile = [card_str(T.pub_card(int(c)), unicode) for c in s.pile[b, : int(s.pile_len[b])]]
+    lines.append("discard pile (bottom → top): " + (" ".join(pile) or "-"))
+    known = int(s.shown[b]) | (1 << int(s.flip_card[b])) | int(np.bitwise_or.reduce(s.taken_by[b]))
+    for p in range(n):
+        status = "out" if s.out[b, p] else "all in" if s.all_in[b, p] else ""
+        hand = int(s.hands[b, p])
+        shown = hand if viewer == p else hand & known
+        hidden = popcount(np.uint64(hand & ~shown))
+        last = int(s.last_action[b, p])
+        lines.append(
+            f"{'>' if p == cur else ' '}P{p}{'(D)' if p == s.dealer[b] else '   '} bank {s.bank[b, p]:>7g} "
+            f"{status:<6} hand: {_cards(shown, unicode)}{f' +{hidden} hidden' if hidden else ''}"
+            f"  spreads: {_cards(int(s.spreads[b, p]), unicode)}"
+            + (f"  last: {T.ACTION_NAMES[last]}" if last >= 0 else "")
+        )
+    if s.end_reason[b]:
+        lines.append(f"last deal ended: {END_NAMES[int(s.end_reason[b])]}")
+    return "\n".join(lines)

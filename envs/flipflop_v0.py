@@ -1,0 +1,83 @@
+"""Flip Flop (a Tunk rummy variant from Dayton, Ohio) as a PettingZoo AEC environment — version 0.
+
+Rules: shared/rules/flipflop.md (F1–F27). 2–7 players, agents ``player_0 …``; one deal per episode by default, or a
+session of ``num_deals`` deals (or ``until_one_left=True``) with bankrolls of ``bankroll`` stakes (F23–F25). Rewards
+are the change of each player's money in stakes at every step (antes, pots, extra stakes; F26). Decisions with a
+single legal action are played by the engine (C8; ``auto_forced=False`` asks for them). ``reset(seed,
+options={"deck": [52 card ids in dealing order], "dealer": seat})`` stacks the first deal.
+
+    from envs import flipflop_v0
+    env = flipflop_v0.env(num_players=4, num_deals=10)
+
+Actions (471, ``env.unwrapped.action_name(a)``; the same id always has the same name)
+-----------------------------------------------------------------------------------
+
+==========  =====  ==========================================================================================
+ids         count  action
+==========  =====  ==========================================================================================
+0           1      ``drop`` — instead of drawing, show your hand and end the deal (F17, F19)
+1           1      ``draw stock``
+2–53        52     ``draw discard <card>`` — card id order 2♣ … A♠; legal only for the top of the discard pile
+54–105      52     ``discard <card>`` — ends the turn (not the card just taken from the discard pile, F13)
+106–257     152    ``lay run <cards>`` — per suit ♣♦♥♠, per length 3–6, lowest card A, 2, … (aces low), e.g.
+                   ``lay run 3♥4♥5♥``
+258–322     65     ``lay set <cards>`` — per rank 2 … A: the sets of three missing ♣, ♦, ♥, ♠ (52), then the sets
+                   of four (13), e.g. ``lay set 9♣9♦9♠``
+323–370     48     ``lay off <card> on the run starting <next card up>`` (any card but a king)
+371–418     48     ``lay off <card> on the run ending <next card down>`` (any card but an ace)
+419–470     52     ``lay off <card> on the set of <rank>s``
+==========  =====  ==========================================================================================
+
+A lay-off names the card of the run it touches; that card lies in exactly one spread on the table, so the target
+(whoever laid it) is unique. A turn is: ``drop`` or a draw; then any lays and lay-offs; then a discard (none when
+the hand is empty, F16).
+
+Observation (float32, 1,652 values; seat-relative: "rel k" is the k-th player to the viewer's left, rel 0 the
+viewer; padded to 7 seats; 52-value card planes in card id order 2♣ … A♠)
+---------------------------------------------------------------------------------------------------------------
+
+===========  ===================================================================================================
+index        content
+===========  ===================================================================================================
+0–51         the viewer's hand
+52–103       the flip card (F5)
+104–155      every card shown face up this deal (flip card, F12 shows, showdowns)
+156–207      cards in the discard pile
+208–259      the top card of the discard pile
+260–311      discard pile order: (position from the bottom + 1) / 52 for each card in the pile, else 0
+312–363      cards in runs on the table
+364–415      cards in sets on the table
+416–467      the card the player to act took from the discard pile this turn (it may not be discarded)
+468–831      7 planes: cards in the spreads laid by rel 0 … rel 6 (F27: every spread and its owner)
+832–1195     7 planes: cards rel 0 … rel 6 took from the discard pile this deal
+1196–1559    7 planes: cards publicly known to be in rel k's hand now (shown, the flip card, taken discards)
+1560–1643    12 fields × 7 seats (rel 0 … 6): present at the table, dealt in this deal, out of the session, all in,
+             dealer, to act, has had a first turn (has shown), cards in hand, money (stakes), anted the game pot,
+             anted the flip pot, anted the flop pot
+1644–1651    stock size, game pot, flip pot, flop pot, phase is draw, phase is play, the stock is exhausted
+             (last turn, F21), deals finished in the episode
+===========  ===================================================================================================
+
+Changes
+-------
+v0: first version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers
+
+from envs.aec import CardGymEnv
+from envs.flipflop.core import FlipFlopGame
+
+
+def raw_env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> CardGymEnv:
+    """The unwrapped environment: ``num_players`` seats (2–7) and rule ``options`` (see ``FlipFlopConfig``)."""
+    return CardGymEnv(FlipFlopGame(num_players=num_players, **options), render_mode=render_mode)
+
+
+def env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> wrappers.OrderEnforcingWrapper:
+    """The environment with PettingZoo's order-enforcing wrapper (illegal actions raise, C9)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(num_players, render_mode, **options))
