@@ -3,12 +3,14 @@
 ``CardGymEnv(game)`` wraps any :class:`~envs.core.game.BatchedGame`. Agents are ``player_0 … player_{n-1}``
 (common.md C6). Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
 zeros for an agent whose turn it is not. Rewards (C11) of every step, forced moves included, go to every seat and
-accumulate until that agent acts again, as in PettingZoo classic. ``reset(seed, options)`` accepts
+accumulate until that agent acts again, as in PettingZoo classic; chips moved while dealing (antes) come with the
+first step's rewards, since PettingZoo has no rewards at reset. ``reset(seed, options)`` accepts
 ``options={"deck": [card ids in dealing order], "dealer": seat}`` to stack a deal.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -54,7 +56,10 @@ class CardGymEnv(AECEnv):
         options = dict(options or {})
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:
-            raise ValueError(f"unknown reset option(s) {unknown}; allowed: {list(RESET_OPTIONS)}")
+            # PettingZoo passes option dicts through wrappers (its api_test sends {"options": 1}), so other keys are
+            # not an error here; they are named so that a typo does not go unnoticed.
+            warnings.warn(f"reset ignores unknown option(s) {unknown}; this env reads {list(RESET_OPTIONS)}",
+                          stacklevel=2)
         deck = options.get("deck")
         dealer = options.get("dealer")
         self.state_ = self.game.init(
@@ -64,9 +69,14 @@ class CardGymEnv(AECEnv):
             dealers=None if dealer is None else np.asarray([dealer]),
         )
         self.agents = list(self.possible_agents)
-        # Chips that change hands while dealing (antes) are the first rewards of the episode (C11).
-        self.rewards = {a: float(self.state_.rewards[0, s]) for a, s in self.agent_name_mapping.items()}
-        self._cumulative_rewards = dict(self.rewards)
+        # Chips that change hands while dealing (antes) belong to the episode's return (C11), but PettingZoo has no
+        # rewards at reset: they are reported with the first step's rewards (at once if the deal ends the episode).
+        self._reset_rewards = self.state_.rewards[0].astype(float).copy()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        if bool(self.state_.terminated[0] | self.state_.truncated[0]):
+            self.rewards = {a: float(self._reset_rewards[s]) for a, s in self.agent_name_mapping.items()}
+            self._cumulative_rewards = dict(self.rewards)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
@@ -81,7 +91,9 @@ class CardGymEnv(AECEnv):
             raise IllegalActionError(f"{self.game.name}: action must be an integer action id, got {action!r}")
         self.game.step(self.state_, np.asarray([int(action)]))
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: float(self.state_.rewards[0, s]) for a, s in self.agent_name_mapping.items()}
+        step_rewards = self.state_.rewards[0] + self._reset_rewards
+        self._reset_rewards = np.zeros_like(self._reset_rewards)
+        self.rewards = {a: float(step_rewards[s]) for a, s in self.agent_name_mapping.items()}
         self._accumulate_rewards()
         self._sync_after_step()
         if self.render_mode == "human":

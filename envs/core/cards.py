@@ -89,6 +89,15 @@ def lowest_card(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(lowest_bit - ONE).astype(np.int64)
 
 
+def highest_card(masks: np.ndarray) -> np.ndarray:
+    """Id of the highest card in each mask (the highest set bit); -1 where the mask is empty."""
+    masks = np.asarray(masks, dtype=np.uint64)
+    filled = masks.copy()
+    for shift in (1, 2, 4, 8, 16, 32):
+        filled |= filled >> np.uint64(shift)
+    return np.bitwise_count(filled).astype(np.int64) - 1
+
+
 def mask_of(cards: Iterable[int]) -> np.uint64:
     """Mask of a collection of card ids of one deck."""
     m = 0
@@ -105,5 +114,6 @@ def cards_of(mask: int | np.uint64) -> list[int]:
 
 def mask_to_bits(masks: np.ndarray) -> np.ndarray:
     """Masks of any shape ``S`` → a ``S + (52,)`` array of 0/1 (for observations)."""
-    masks = np.asarray(masks, dtype=np.uint64)
-    return ((masks[..., None] >> np.arange(DECK_SIZE, dtype=np.uint64)) & ONE).astype(np.uint8)
+    masks = np.ascontiguousarray(masks, dtype="<u8")
+    as_bytes = masks.view(np.uint8).reshape(masks.shape + (8,))
+    return np.unpackbits(as_bytes, axis=-1, bitorder="little")[..., :DECK_SIZE]

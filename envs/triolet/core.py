@@ -179,16 +179,18 @@ class TrioletGame(BatchedGame[TrioletState]):
             last_card=np.full(b, -1, dtype=np.int64),
             last_burn=np.zeros(b, dtype=bool),
         )
-        self._settle(state, np.arange(b))
+        self.settle(state, np.arange(b))
         return state
 
     # ----- step --------------------------------------------------------------------------------------------------
     def _step(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> None:
         self._apply(state, idx, actions)
-        self._settle(state, idx)
+        self.settle(state, idx)
 
-    def _settle(self, state: TrioletState, idx: np.ndarray) -> None:
-        """Recompute the masks of tables ``idx`` and play their forced moves until each waits on a decision (C8)."""
+    def settle(self, state: TrioletState, idx: np.ndarray | None = None) -> None:
+        """Recompute the masks of tables ``idx`` (default: all) and play their forced moves until each waits on a
+        decision (C8). Public for positions set up by editing a state (tests, puzzles)."""
+        idx = np.flatnonzero(~state.done) if idx is None else idx
         forced = self._refresh(state, idx)
         while self.config.auto_forced and forced.size:
             sel = forced >= 0

@@ -136,7 +136,8 @@ class TripoliGame(BatchedGame[TripoliState]):
             run_suit=z - 1,
             last_card=z - 1,
             last_player=z - 1,
-            streak=z.copy(),
+            run_start=z - 1,
+            played_by=np.zeros((b, n), np.uint64),
             decks=(decks.astype(np.int16) if decks is not None else np.full((b, 52), -1, np.int16)),
         )
         idx = np.arange(b)
@@ -214,7 +215,8 @@ class TripoliGame(BatchedGame[TripoliState]):
         s.run_suit[idx] = -1
         s.last_card[idx] = -1
         s.last_player[idx] = -1
-        s.streak[idx] = 0
+        s.run_start[idx] = -1
+        s.played_by[idx] = U0
         s.folded[idx] = False
         s.round_bet[idx] = 0
         s.high_bet[idx] = 0
@@ -486,50 +488,84 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     def _act_lead(self, s: TripoliState, idx: np.ndarray, a: np.ndarray) -> None:
         p = s.current_player[idx]
-        suit = a - self.actions.lead
-        card = C.lowest_card(s.hands[idx, p] & C.SUIT_MASKS[suit])
-        s.streak[idx] = 0
-        self._play(s, idx, p, card)
+        card = C.lowest_card(s.hands[idx, p] & C.SUIT_MASKS[a - self.actions.lead])
+        s.run_start[idx] = card
+        self._play_run(s, idx, card)
 
     def _act_run(self, s: TripoliState, idx: np.ndarray, a: np.ndarray) -> None:
-        self._play(s, idx, s.current_player[idx], s.last_card[idx] + 1)
+        self._play_run(s, idx, s.last_card[idx] + 1)
 
-    def _play(self, s: TripoliState, idx: np.ndarray, p: np.ndarray, card: np.ndarray) -> None:
-        """Play ``card`` from seat ``p``: pay spaces (T25), going out (T23), the run's next card or stop (T21)."""
-        bit = C.ONE << card.astype(np.uint64)
-        s.hands[idx, p] &= ~bit
-        s.played[idx] |= bit
-        # T25 counts cards played in a row by one player within one run; a lead (streak 0) starts a new run.
-        s.streak[idx] = np.where((s.streak[idx] > 0) & (s.last_player[idx] == p), s.streak[idx] + 1, 1)
-        s.last_card[idx] = card
-        s.last_player[idx] = p
-        s.run_suit[idx] = card // 13
+    def _play_run(self, s: TripoliState, idx: np.ndarray, first: np.ndarray) -> None:
+        """Play ``first`` (held by someone) and, with ``auto_forced``, the whole forced run after it (T21) in one go:
+        the run is the chain of consecutive cards of the suit that are in players' hands. It stops early the
+        moment a player plays their last card (T23). Pay spaces (T25) are paid for the cards played."""
+        if idx.size == 0:
+            return
+        hands = s.hands[idx]
+        first_u = first.astype(np.uint64)
+        if self.config.auto_forced:
+            chain = np.bitwise_or.reduce(hands, axis=1) >> first_u
+            length = C.popcount(chain & ~(chain + C.ONE))  # trailing ones: the consecutive held cards
+            length = np.minimum(length, RANK_ACE - first % 13 + 1)
+        else:
+            length = np.ones_like(first)
+        run = ((C.ONE << length.astype(np.uint64)) - C.ONE) << first_u
+        # T23: the first player (in run order) whose whole hand lies in the run goes out at their last run card.
+        held = hands & run[:, None]
+        goes_out = (held != 0) & ((hands & ~run[:, None]) == 0)
+        last_of = C.highest_card(held)  # each seat's last card in the run
+        out_card = np.where(goes_out, last_of, 99).min(axis=1)
+        out = out_card < 99
+        run = np.where(out, ((C.ONE << (out_card - first + 1).astype(np.uint64)) - C.ONE) << first_u, run)
+        held = hands & run[:, None]
+        s.hands[idx] = hands & ~run[:, None]
+        s.played_by[idx] |= held
+        s.played[idx] |= run
+        last = np.where(out, out_card, first + C.popcount(run) - 1)
+        last_player = _holder(held, last)
+        s.last_card[idx] = last
+        s.last_player[idx] = last_player
+        s.run_suit[idx] = first // 13
         if self.config.pays_in_play:
-            self._pay_in_play(s, idx, p, card)
-        out = s.hands[idx, p] == 0
-        self._go_out(s, idx[out], p[out])
-        idx, card, p = idx[~out], card[~out], p[~out]
-        nxt = np.where(card % 13 < RANK_ACE, card + 1, 64)
+            self._pay_in_play(s, idx, run)
+        self._go_out(s, idx[out], last_player[out])
+        idx, last, last_player = idx[~out], last[~out], last_player[~out]
+        nxt = np.where(last % 13 < RANK_ACE, last + 1, 64)
         holder = _holder(s.hands[idx], nxt)
-        runs = holder >= 0
+        runs = holder >= 0  # only without auto_forced: the next card is asked for (C8)
         s.phase[idx[runs]] = P_RUN
         s.current_player[idx[runs]] = holder[runs]
         stop = idx[~runs]
         s.phase[stop] = P_LEAD
-        self._find_leader(s, stop, p[~runs])
+        self._find_leader(s, stop, last_player[~runs])
 
-    def _pay_in_play(self, s: TripoliState, idx: np.ndarray, p: np.ndarray, card: np.ndarray) -> None:
-        """T25: pay cards of the pay suit at once; K-Q and the sequence by the same player within one run."""
-        rank, suit = card % 13, card // 13
-        pay = (suit == s.pay_suit[idx]) & (rank >= RANK_TEN)
-        space = np.where(rank == RANK_TEN, 4, RANK_ACE - rank)
-        kq = pay & (rank == RANK_KING) & (s.streak[idx] >= 2)
-        seq = (rank == self._seq_rank + 2) & (s.streak[idx] >= 3)
-        for won, sp in ((pay, space), (kq, SPACE_KQ), (seq, SPACE_SEQUENCE)):
-            t = idx[won]
-            sp = sp[won] if isinstance(sp, np.ndarray) else sp
-            s.balance[t, p[won]] += s.layout[t, sp]
-            s.layout[t, sp] = 0
+    def _pay_in_play(self, s: TripoliState, idx: np.ndarray, run: np.ndarray) -> None:
+        """T25 for the cards ``run`` just played: a pay card's space goes to whoever played it; K-Q and the sequence
+        go to a player who played all their cards consecutively within the current run (which starts at
+        ``run_start``; runs hold consecutive cards, so "consecutive" means "all in this run")."""
+        pay, start = s.pay_suit[idx], s.run_start[idx]
+        by = s.played_by[idx]
+        for space, rank in enumerate(PAY_RANKS):
+            card = pay * 13 + rank
+            won = (run >> card.astype(np.uint64)) & C.ONE == 1
+            self._take_space(s, idx[won], _holder(by[won], card[won]), space)
+        king = pay * 13 + RANK_KING
+        kq = C.ONE << king.astype(np.uint64) | C.ONE << (king - 1).astype(np.uint64)
+        won = ((run >> king.astype(np.uint64)) & C.ONE == 1) & (king - 1 >= start)
+        owner = np.where(((by & kq[:, None]) == kq[:, None]).any(axis=1), _holder(by, king), -1)
+        won &= owner >= 0
+        self._take_space(s, idx[won], owner[won], SPACE_KQ)
+        top = s.run_suit[idx] * 13 + self._seq_rank + 2
+        seq = (C.ONE << (top - 2).astype(np.uint64)) * np.uint64(7)
+        won = ((run >> top.astype(np.uint64)) & C.ONE == 1) & (top - 2 >= start)
+        owner = np.where(((by & seq[:, None]) == seq[:, None]).any(axis=1), _holder(by, top), -1)
+        won &= owner >= 0
+        self._take_space(s, idx[won], owner[won], SPACE_SEQUENCE)
+
+    @staticmethod
+    def _take_space(s: TripoliState, idx: np.ndarray, seat: np.ndarray, space: int) -> None:
+        s.balance[idx, seat] += s.layout[idx, space]
+        s.layout[idx, space] = 0
 
     def _go_out(self, s: TripoliState, idx: np.ndarray, p: np.ndarray) -> None:
         """T23: the player out takes the kitty and 1 chip per card left in every other hand."""
@@ -578,9 +614,11 @@ class TripoliGame(BatchedGame[TripoliState]):
             getattr(s, name)[idx] = U0
         s.known[idx] = U0
         s.shown[idx] = U0
+        s.played_by[idx] = U0
         s.poker_winner[idx] = -1
         s.run_suit[idx] = -1
         s.last_card[idx] = -1
+        s.last_player[idx] = -1
         self._start_betting(s, idx)
 
     # ================================================================== legal masks

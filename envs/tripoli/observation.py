@@ -1,7 +1,8 @@
 """The Tripoli observation of one seat (C12: only what that seat has seen). Index table in :mod:`envs.tripoli_v0`.
 
-Seat-relative: block entry ``j`` of a per-seat block is seat ``(viewer + j) % n`` (``j = 0`` is the viewer, then
-clockwise); blocks are padded to 9 seats with zeros.
+Seat-relative: entry ``j`` of a per-seat block is seat ``(viewer + j) % n`` (``j = 0`` is the viewer, then
+clockwise); per-seat blocks are padded to 9 seats with zeros. Blocks are built a few at a time (all card masks in one
+bit expansion, all per-seat numbers in one gather) to keep the number of numpy calls small.
 """
 
 from __future__ import annotations
@@ -17,89 +18,78 @@ if TYPE_CHECKING:
     from envs.tripoli.core import TripoliGame
 
 MAX_SEATS = 9
-#: (name, length) of each block, in order. ``envs.tripoli_v0`` documents each block.
+CARD_BLOCKS = ("hand", "selected", "known_elsewhere", "played", "last_card")
+"""Blocks of 52 card bits about the viewer and the table."""
+SEAT_CARD_BLOCKS = ("shown", "played_by")
+"""Blocks of 9 × 52 card bits, one row of 52 per relative seat."""
+SEAT_NUMBER_BLOCKS = ("balance", "round_bet", "folded", "cards_in_hand", "seat_present", "auction_passed")
+"""Blocks of 9 numbers, one per relative seat."""
+SEAT_ONE_HOT_BLOCKS = ("dealer", "current_player", "high_bidder", "poker_winner")
+"""Blocks of 9: a one-hot of a seat, relative to the viewer (all zeros for none)."""
+SCALARS = ("high_bid", "high_bet", "raises", "to_call", "deal", "num_deals", "swapped", "final_round")
+"""Single numbers, in this order."""
+
 BLOCKS = (
-    ("hand", 52),
-    ("selected", 52),
-    ("known_elsewhere", 52),
-    ("played", 52),
-    ("last_card", 52),
-    ("shown", 52 * MAX_SEATS),
-    ("layout", NUM_SPACES),
-    ("balance", MAX_SEATS),
-    ("round_bet", MAX_SEATS),
-    ("folded", MAX_SEATS),
-    ("cards_in_hand", MAX_SEATS),
-    ("dealer", MAX_SEATS),
-    ("current_player", MAX_SEATS),
-    ("seat_present", MAX_SEATS),
-    ("auction_passed", MAX_SEATS),
-    ("high_bidder", MAX_SEATS),
-    ("poker_winner", MAX_SEATS),
-    ("pay_suit", 4),
-    ("run_suit", 4),
-    ("phase", NUM_PHASES),
-    ("scalars", 8),
+    tuple((name, 52) for name in CARD_BLOCKS)
+    + tuple((name, 52 * MAX_SEATS) for name in SEAT_CARD_BLOCKS)
+    + (("layout", NUM_SPACES),)
+    + tuple((name, MAX_SEATS) for name in SEAT_NUMBER_BLOCKS + SEAT_ONE_HOT_BLOCKS)
+    + (("pay_suit", 4), ("run_suit", 4), ("phase", NUM_PHASES), ("scalars", len(SCALARS)))
 )
-OFFSETS = {}
+"""(name, length) of every block, in order."""
+OFFSETS: dict[str, tuple[int, int]] = {}
 _o = 0
 for _name, _len in BLOCKS:
     OFFSETS[_name] = (_o, _o + _len)
     _o += _len
 OBSERVATION_SIZE = _o
-SCALARS = ("high_bid", "high_bet", "raises", "to_call", "deal", "num_deals", "swapped", "final_round")
-
-
-def _one_hot_rel(seat: np.ndarray, viewer: np.ndarray, n: int) -> np.ndarray:
-    """(B, 9) one-hot of ``seat`` relative to ``viewer`` (all zeros where seat < 0)."""
-    out = np.zeros((seat.shape[0], MAX_SEATS), np.float32)
-    ok = seat >= 0
-    out[np.flatnonzero(ok), ((seat - viewer) % n)[ok]] = 1.0
-    return out
 
 
 def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarray:
     """``(B, OBSERVATION_SIZE) float32`` observation of seat ``viewer[b]`` at each table."""
     n, b = game.num_players, s.batch_size
     rows = np.arange(b)
-    rel = (viewer[:, None] + np.arange(n)) % n  # seat of relative position j
+    rel = (viewer[:, None] + np.arange(n)) % n  # seat at relative position j
     obs = np.zeros((b, OBSERVATION_SIZE), np.float32)
 
-    def put(name: str, values: np.ndarray) -> None:
-        lo, hi = OFFSETS[name]
-        obs[:, lo : lo + values.shape[1]] = values
-
-    def per_seat(values: np.ndarray) -> np.ndarray:
-        return np.take_along_axis(values, rel, axis=1)
-
     own = s.hands[rows, viewer]
-    put("hand", C.mask_to_bits(own))
-    put("selected", C.mask_to_bits(s.selected[rows, viewer]))
-    put("known_elsewhere", C.mask_to_bits(s.known[rows, viewer] & ~own & ~s.played))
-    put("played", C.mask_to_bits(s.played))
-    last = np.zeros((b, 52), np.float32)
-    has_last = s.last_card >= 0
-    last[np.flatnonzero(has_last), s.last_card[has_last]] = 1.0
-    put("last_card", last)
-    put("shown", C.mask_to_bits(per_seat(s.shown)).reshape(b, -1))
-    put("layout", s.layout)
-    put("balance", per_seat(s.balance))
-    put("round_bet", per_seat(s.round_bet))
-    put("folded", per_seat(s.folded))
-    put("cards_in_hand", per_seat(C.popcount(s.hands)))
-    put("dealer", _one_hot_rel(s.dealer, viewer, n))
-    put("current_player", _one_hot_rel(s.current_player, viewer, n))
-    put("seat_present", np.ones((b, n), np.float32))
-    put("auction_passed", per_seat(s.passed))
-    put("high_bidder", _one_hot_rel(s.high_bidder, viewer, n))
-    put("poker_winner", _one_hot_rel(s.poker_winner, viewer, n))
-    put("pay_suit", np.eye(4, dtype=np.float32)[s.pay_suit])
-    put("run_suit", np.where(s.run_suit[:, None] >= 0, np.eye(4, dtype=np.float32)[np.maximum(s.run_suit, 0)], 0))
-    put("phase", np.eye(NUM_PHASES, dtype=np.float32)[s.phase])
+    last_bit = np.where(s.last_card >= 0, C.ONE << np.maximum(s.last_card, 0).astype(np.uint64), C.ZERO)
+    card_masks = np.stack(
+        [own, s.selected[rows, viewer], s.known[rows, viewer] & ~own & ~s.played, s.played, last_bit], axis=1
+    )
+    lo = OFFSETS[CARD_BLOCKS[0]][0]
+    obs[:, lo : lo + 52 * len(CARD_BLOCKS)] = C.mask_to_bits(card_masks).reshape(b, -1)
+
+    seat_masks = np.take_along_axis(np.stack([s.shown, s.played_by], axis=1), rel[:, None, :], axis=2)
+    bits = np.zeros((b, len(SEAT_CARD_BLOCKS), MAX_SEATS, 52), np.uint8)
+    bits[:, :, :n] = C.mask_to_bits(seat_masks)
+    lo = OFFSETS[SEAT_CARD_BLOCKS[0]][0]
+    obs[:, lo : lo + bits[0].size] = bits.reshape(b, -1)
+
+    lo, hi = OFFSETS["layout"]
+    obs[:, lo:hi] = s.layout
+    numbers = np.stack(
+        [s.balance, s.round_bet, s.folded, C.popcount(s.hands), np.ones((b, n), np.int64), s.passed], axis=1
+    )
+    lo = OFFSETS[SEAT_NUMBER_BLOCKS[0]][0]
+    per_seat = obs[:, lo : lo + MAX_SEATS * len(SEAT_NUMBER_BLOCKS)].reshape(b, -1, MAX_SEATS)
+    per_seat[:, :, :n] = np.take_along_axis(numbers, rel[:, None, :], axis=2)
+    obs[:, lo : lo + per_seat[0].size] = per_seat.reshape(b, -1)
+
+    seats = np.stack([s.dealer, s.current_player, s.high_bidder, s.poker_winner], axis=1)
+    lo = OFFSETS[SEAT_ONE_HOT_BLOCKS[0]][0]
+    col = lo + np.arange(len(SEAT_ONE_HOT_BLOCKS)) * MAX_SEATS + (seats - viewer[:, None]) % n
+    r, k = np.nonzero(seats >= 0)
+    obs[r, col[r, k]] = 1.0
+
+    obs[rows, OFFSETS["pay_suit"][0] + s.pay_suit] = 1.0
+    has_run = s.run_suit >= 0
+    obs[rows[has_run], OFFSETS["run_suit"][0] + s.run_suit[has_run]] = 1.0
+    obs[rows, OFFSETS["phase"][0] + s.phase] = 1.0
     to_call = np.where(s.phase == P_BET, s.high_bet - s.round_bet[rows, viewer], 0)
-    scalars = np.stack(
+    lo, hi = OFFSETS["scalars"]
+    obs[:, lo:hi] = np.stack(
         [s.high_bid, s.high_bet, s.raises, to_call, s.deal, np.full(b, game.config.num_deals), s.swapped, s.final],
         axis=1,
     )
-    put("scalars", scalars)
     return obs

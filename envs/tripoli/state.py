@@ -90,7 +90,9 @@ class TripoliState(BatchState):
     """(B,) int64 — the last card played in the Michigan stage (-1: none)."""
     last_player: np.ndarray
     """(B,) int64 — who played ``last_card``."""
-    streak: np.ndarray
-    """(B,) int64 — consecutive cards of the current run played by ``last_player`` (T25)."""
+    run_start: np.ndarray
+    """(B,) int64 — the lead card of the current run (-1: none yet)."""
+    played_by: np.ndarray
+    """(B, n) uint64 — cards each seat has played in the Michigan stage (public, T24)."""
     decks: np.ndarray
     """(B, 52) int16 — stacked deck of the first deal (-1 when the deal is shuffled from the seed)."""
