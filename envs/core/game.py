@@ -150,15 +150,15 @@ class BatchedGame(ABC, Generic[S]):
         ``state.rewards`` then holds each seat's reward for this step, forced moves included. An action outside the
         mask of an unfinished table raises :class:`IllegalActionError` and leaves the state unchanged.
         """
-        actions = np.broadcast_to(np.asarray(actions), (state.batch_size,))
-        if not np.issubdtype(actions.dtype, np.integer):
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu":
             raise IllegalActionError(f"{self.name}: actions must be integers, got dtype {actions.dtype}")
-        actions = actions.astype(np.int64)
-        live = ~state.done
+        if actions.shape != (state.batch_size,):
+            actions = np.broadcast_to(actions, (state.batch_size,))
+        actions = actions.astype(np.int64, copy=False)
+        live = ~(state.terminated | state.truncated)
         in_range = (actions >= 0) & (actions < self.num_actions)
-        legal = np.zeros_like(live)
-        rows = np.flatnonzero(live & in_range)
-        legal[rows] = state.legal_action_mask[rows, actions[rows]]
+        legal = state.legal_action_mask[np.arange(actions.size), np.where(in_range, actions, 0)] & in_range
         bad = np.flatnonzero(live & ~legal)
         if bad.size:
             b = int(bad[0])

@@ -397,7 +397,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         layoff_ok = (fits[:, T.LAYOFF_KIND] >> T.LAYOFF_BIT) & U1 != 0
         # Keep a turn able to end: never leave only the card just taken from the discard pile, unless it can then be
         # laid off (decision, see the module docstring).
-        t = np.flatnonzero(taken != 0)
+        t = np.flatnonzero(taken & hand)
         if t.size:
             rest, tk = hand[t] & ~taken[t], taken[t]
             run_after = self._fits(tk, s.runs[r[t]] | rest, s.set_open[r[t]]).any(axis=1)

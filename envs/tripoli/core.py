@@ -32,6 +32,7 @@ from envs.tripoli import render as render_mod
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
 from envs.tripoli.config import TripoliConfig
 from envs.tripoli.state import (
+    NUM_PHASES,
     NUM_SPACES,
     P_AUCTION,
     P_BET,
@@ -85,6 +86,16 @@ class TripoliGame(BatchedGame[TripoliState]):
         self.config: TripoliConfig
         self.actions = TripoliActions(self.config.max_bid, self.config.bet_limit)
         self._seq_rank = self.config.sequence_start - 2  # rank id of the sequence's lowest card (T27)
+        self._handlers = {
+            P_SPARE: self._act_spare,
+            P_AUCTION: self._act_auction,
+            P_SUIT_AUCTION: self._act_auction,
+            P_NAME_SUIT: self._act_name_suit,
+            P_SELECT: self._act_select,
+            P_BET: self._act_bet,
+            P_LEAD: self._act_lead,
+            P_RUN: self._act_run,
+        }
 
     @property
     def num_actions(self) -> int:
@@ -156,19 +167,13 @@ class TripoliGame(BatchedGame[TripoliState]):
     def _apply(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> None:
         """Apply one legal decision at each table ``idx``, by phase."""
         phase = s.phase[idx]
-        for p, handler in (
-            (P_SPARE, self._act_spare),
-            (P_AUCTION, self._act_auction),
-            (P_SUIT_AUCTION, self._act_auction),
-            (P_NAME_SUIT, self._act_name_suit),
-            (P_SELECT, self._act_select),
-            (P_BET, self._act_bet),
-            (P_LEAD, self._act_lead),
-            (P_RUN, self._act_run),
-        ):
+        present = np.flatnonzero(np.bincount(phase, minlength=NUM_PHASES))
+        if present.size == 1:
+            self._handlers[present[0]](s, idx, actions)
+            return
+        for p in present:
             sel = phase == p
-            if sel.any():
-                handler(s, idx[sel], actions[sel])
+            self._handlers[p](s, idx[sel], actions[sel])
 
     def _settle(self, s: TripoliState, idx: np.ndarray) -> None:
         """Compute legal masks; with ``auto_forced`` play every single-choice decision until none is left (C8)."""
@@ -187,6 +192,8 @@ class TripoliGame(BatchedGame[TripoliState]):
     # ================================================================== deal
     def _start_deal(self, s: TripoliState, idx: np.ndarray) -> None:
         """T4 ante and T5 deal, then the spare-hand phase."""
+        if idx.size == 0:
+            return
         n = self.num_players
         s.balance[idx] -= NUM_SPACES
         s.layout[idx] += n
@@ -245,6 +252,8 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     def _start_auction(self, s: TripoliState, idx: np.ndarray, phase: int) -> None:
         """T7 (spare hand: the dealer does not bid, bidding starts left of the dealer) or T26 (the dealer starts)."""
+        if idx.size == 0:
+            return
         s.phase[idx] = phase
         s.high_bid[idx] = 0
         s.high_bidder[idx] = -1
@@ -295,6 +304,8 @@ class TripoliGame(BatchedGame[TripoliState]):
             self._after_spare(s, nobid[~again])
 
     def _after_spare(self, s: TripoliState, idx: np.ndarray) -> None:
+        if idx.size == 0:
+            return
         if self.config.pay_suit == "auction":
             self._start_auction(s, idx, P_SUIT_AUCTION)
         else:
@@ -317,6 +328,8 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     # ================================================================== stage 1 and selection (T10, T12)
     def _start_poker(self, s: TripoliState, idx: np.ndarray) -> None:
+        if idx.size == 0:
+            return
         if not self.config.pays_in_play:
             self._pay_on_deal(s, idx)
         if self.config.poker_select == "best":
@@ -329,6 +342,8 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     def _pay_on_deal(self, s: TripoliState, idx: np.ndarray) -> None:
         """T10: pay cards of hearts, king-queen and the sequence, on the hands as they are after the spare phase."""
+        if idx.size == 0:
+            return
         hands = s.hands[idx]
         for space, rank in enumerate(PAY_RANKS):
             holder = _holder(hands, np.full(idx.size, C.HEARTS * 13 + rank))
@@ -379,6 +394,8 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     # ================================================================== betting (T14–T17, T28)
     def _start_betting(self, s: TripoliState, idx: np.ndarray) -> None:
+        if idx.size == 0:
+            return
         s.phase[idx] = P_BET
         s.folded[idx] = False
         s.round_bet[idx] = 0
@@ -447,6 +464,8 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     # ================================================================== Michigan (T18–T25)
     def _start_michigan(self, s: TripoliState, idx: np.ndarray) -> None:
+        if idx.size == 0:
+            return
         leader = self.config.michigan_leader
         d = s.dealer[idx]
         first = {"poker_winner": s.poker_winner[idx], "dealer": d, "left_of_dealer": (d + 1) % self.num_players}
@@ -475,6 +494,8 @@ class TripoliGame(BatchedGame[TripoliState]):
     def _find_leader(self, s: TripoliState, idx: np.ndarray, designated: np.ndarray) -> None:
         """T22: the designated leader leads if they can, else the first player clockwise who can; else the deal ends
         with every player paying 1 chip per card in hand onto the kitty."""
+        if idx.size == 0:
+            return
         can = self._lead_suits(s, idx).any(axis=2)
         leader = _first_after(can, designated, include_start=True)
         stuck = leader < 0
@@ -579,6 +600,8 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     # ================================================================== episode (T28)
     def _end_deal(self, s: TripoliState, idx: np.ndarray) -> None:
+        if idx.size == 0:
+            return
         cfg, n = self.config, self.num_players
         more = (s.deal[idx] + 1 < cfg.num_deals) & ~s.final[idx]
         final = (~more) & ~s.final[idx] & (cfg.num_deals > 1) & cfg.final_round
@@ -598,6 +621,8 @@ class TripoliGame(BatchedGame[TripoliState]):
 
     def _start_final(self, s: TripoliState, idx: np.ndarray) -> None:
         """T28 final poker round: no ante, fresh deck, five cards each, no spare, no selection."""
+        if idx.size == 0:
+            return
         n = self.num_players
         s.final[idx] = True
         s.deal[idx] = self.config.num_deals
@@ -627,24 +652,26 @@ class TripoliGame(BatchedGame[TripoliState]):
         m = np.zeros((idx.size, self.num_actions), bool)
         phase = s.phase[idx]
         p = s.current_player[idx]
-        r = np.flatnonzero(phase == P_SPARE)
-        if r.size:
+        present = np.bincount(phase, minlength=NUM_PHASES) > 0
+        r = np.flatnonzero(phase == P_SPARE) if present[P_SPARE] else ()
+        if len(r):
             m[r, KEEP] = True
             m[r, SWAP] = ~s.swapped[idx[r]]
             m[r, AUCTION] = (cfg.spare_hand == "full") & ~s.auctioned[idx[r]]
-        r = np.flatnonzero((phase == P_AUCTION) | (phase == P_SUIT_AUCTION))
-        if r.size:
+        bidding = present[P_AUCTION] or present[P_SUIT_AUCTION]
+        r = np.flatnonzero((phase == P_AUCTION) | (phase == P_SUIT_AUCTION)) if bidding else ()
+        if len(r):
             m[r, PASS] = True
             k = np.arange(1, cfg.max_bid + 1)
             m[r, A.bid : A.bid + cfg.max_bid] = k > s.high_bid[idx[r], None]
-        r = np.flatnonzero(phase == P_NAME_SUIT)
-        m[r, A.name_suit : A.name_suit + 4] = True
-        r = np.flatnonzero(phase == P_SELECT)
-        if r.size:
+        if present[P_NAME_SUIT]:
+            m[phase == P_NAME_SUIT, A.name_suit : A.name_suit + 4] = True
+        r = np.flatnonzero(phase == P_SELECT) if present[P_SELECT] else ()
+        if len(r):
             free = s.hands[idx[r], p[r]] & ~s.selected[idx[r], p[r]]
             m[r, A.select : A.select + 52] = C.mask_to_bits(free).astype(bool)
-        r = np.flatnonzero(phase == P_BET)
-        if r.size:
+        r = np.flatnonzero(phase == P_BET) if present[P_BET] else ()
+        if len(r):
             opened = s.high_bet[idx[r]] > 0
             m[r, A.check] = ~opened
             m[r, A.bet : A.bet + cfg.bet_limit] = ~opened[:, None]
@@ -652,11 +679,12 @@ class TripoliGame(BatchedGame[TripoliState]):
             m[r, A.fold] = opened
             can_raise = opened & (s.raises[idx[r]] < cfg.max_raises)
             m[r, A.raise_ : A.raise_ + cfg.bet_limit] = can_raise[:, None]
-        r = np.flatnonzero(phase == P_LEAD)
-        if r.size:
+        r = np.flatnonzero(phase == P_LEAD) if present[P_LEAD] else ()
+        if len(r):
             suits = self._lead_suits(s, idx[r])
             m[r, A.lead : A.lead + 4] = suits[np.arange(r.size), p[r]]
-        m[phase == P_RUN, A.continue_run] = True
+        if present[P_RUN]:
+            m[phase == P_RUN, A.continue_run] = True
         s.legal_action_mask[idx] = m
 
     # ================================================================== views
