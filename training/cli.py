@@ -1,46 +1,36 @@
-"""The ``cardgym`` command line."""
+"""The ``cardgym`` command line: one sub-command per module of ``training/`` (``cardgym <command> --help``).
+
+Each command module defines ``add_parser(subparsers)``, which adds its parser and sets ``func`` to the function that
+runs it with the parsed arguments.
+"""
 
 from __future__ import annotations
 
 import argparse
-import time
+import importlib
 
-import numpy as np
+COMMANDS = {
+    "random": "training.cmd_random",
+    "eval": "training.cmd_eval",
+    "train": "training.cmd_train",
+}
+"""Sub-command name → module defining ``add_parser``."""
 
-from envs.core.game import sample_legal
-from envs.registry import GAME_CLASSES, make_game
 
-
-def _random_games(args: argparse.Namespace) -> None:
-    """Play a batch of random legal games on the batched core and print what happened."""
-    game = make_game(args.game, num_players=args.players)
-    rng = np.random.default_rng(args.seed)
-    t0 = time.perf_counter()
-    state = game.init(args.seed, batch_size=args.tables)
-    returns = state.rewards.copy()
-    decisions = 0
-    while not state.done.all():
-        decisions += int((~state.done).sum())
-        game.step(state, sample_legal(state.legal_action_mask, rng))
-        returns += state.rewards
-    seconds = time.perf_counter() - t0
-    print(f"{args.tables} random {args.game} games, {args.players} players: {decisions:,} decisions "
-          f"in {seconds:.2f} s ({decisions / seconds:,.0f} decisions/s)")
-    print("mean result per seat: " + ", ".join(f"player_{i} {m:+.3f}" for i, m in enumerate(returns.mean(axis=0))))
-    print(f"terminated {int(state.terminated.sum())}, truncated {int(state.truncated.sum())}")
-    print("one table at the end:\n" + game.render_table(state, 0, 0))
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cardgym", description="cardgym: batched card-game environments")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for module in COMMANDS.values():
+        try:
+            importlib.import_module(module).add_parser(sub)
+        except ModuleNotFoundError as e:
+            if e.name != module:  # a missing dependency inside the module is a real error
+                raise
+    return parser
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="cardgym", description="cardgym: batched card-game environments")
-    sub = parser.add_subparsers(dest="command", required=True)
-    rnd = sub.add_parser("random", help="play a batch of random legal games and print a summary")
-    rnd.add_argument("--game", choices=sorted(GAME_CLASSES), default="tripoli")
-    rnd.add_argument("--players", type=int, default=4)
-    rnd.add_argument("--tables", type=int, default=1024)
-    rnd.add_argument("--seed", type=int, default=0)
-    rnd.set_defaults(func=_random_games)
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     args.func(args)
 
 

@@ -1,0 +1,17 @@
+"""The random agent: uniform over the legal actions."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import AgentBase
+from envs.core.game import sample_legal
+
+
+class RandomAgent(AgentBase):
+    """Plays a uniformly random legal action at every decision."""
+
+    name = "random"
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return sample_legal(mask, rng)
