@@ -235,7 +235,7 @@ class TrioletGame(BatchedGame[TrioletState]):
             single = a < PLAY_FACEUP_SET
             rank = np.where(single, (a - PLAY_FACEUP) % NUM_RANKS, (a - PLAY_FACEUP_SET) // 2)
             count = np.where(single, 1, (a - PLAY_FACEUP_SET) % 2 + 2)
-            self._play_faceup(state, t, rank, count)
+            self._play_faceup(state, t, np.where(single, a - PLAY_FACEUP, -1), rank, count)
             self._place(state, t, rank, count)
         if pick_up.any():
             self._pick_up(state, idx[pick_up])
@@ -276,12 +276,15 @@ class TrioletGame(BatchedGame[TrioletState]):
             state.known[t, seat, card] = np.maximum(state.known[t, seat, card] - take, 0)
             left -= take
 
-    def _play_faceup(self, state: TrioletState, t: np.ndarray, rank: np.ndarray, count: np.ndarray) -> None:
-        """L12: move ``count`` face-up cards of ``rank`` (lowest slots first) to the pile."""
+    def _play_faceup(
+        self, state: TrioletState, t: np.ndarray, chosen: np.ndarray, rank: np.ndarray, count: np.ndarray
+    ) -> None:
+        """L12: move the face-up card ``chosen``, or where it is -1 ``count`` face-up cards of ``rank`` (lowest slots
+        first), to the pile."""
         seat, left = state.current_player[t], count.copy()
         for slot in range(HAND_SIZE):
             card = state.faceup[t, seat, slot].astype(np.int64)
-            go = (left > 0) & (card >= 0) & (card % NUM_RANKS == rank)
+            go = (left > 0) & (card >= 0) & np.where(chosen >= 0, card == chosen, card % NUM_RANKS == rank)
             state.pile[t[go], card[go]] += 1
             state.faceup[t[go], seat[go], slot] = -1
             left -= go
