@@ -16,6 +16,7 @@ from envs.core.game import IllegalActionError
 from envs.core.poker import mask_rank
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.tripoli.core import TripoliGame
+from envs.tripoli.observation import OFFSETS
 from envs.tripoli_v0 import env as make_env
 from envs.tripoli_v0 import raw_env
 from tests.tripoli_helpers import (
@@ -567,3 +568,34 @@ def test_bad_reset_options_refused():
         e.reset(seed=0, options={"deck": [0] * 52})
     e.reset(seed=0, options={"deck": list(range(52)), "dealer": 3})
     assert e.agent_selection == "player_3"
+
+
+def known(t: Table, viewer: int) -> int:
+    """Cards ``viewer`` saw leave their hand unseen by others (observation block "known_elsewhere")."""
+    lo, hi = OFFSETS["known_elsewhere"]
+    bits = t.game.observe(t.state, viewer)[0, lo:hi]
+    return sum(1 << c for c in range(52) if bits[c])
+
+
+def test_c12_t7_old_hands_known_only_to_their_owners():
+    def mask(text: str) -> int:
+        return sum(1 << c for c in cards(text))
+
+    t = deck_m(**SPARE_OPTS)
+    t.play("auction", "bid 2", "bid 4", "pass")  # seat 1 buys the spare: its old hand is dead
+    assert [known(t, v) for v in range(3)] == [0, mask(M_HANDS[1]), 0]
+    t = deck_m(**SPARE_OPTS)
+    t.play("swap", "auction", "bid 1", "pass")  # seat 0 buys the dealer's old hand
+    assert [known(t, v) for v in range(3)] == [mask(M_HANDS[0]), 0, mask(M_HANDS[2])]
+    # The spare never shows: seat 0's observation is the same whatever the spare and seat 1 hold.
+    assert not card_bits_overlap(t, mask(M_SPARE))
+
+
+def card_bits_overlap(t: Table, cards_mask: int) -> bool:
+    """Whether any observation of a seat that never held these cards shows one of them in a card block."""
+    obs = t.game.observe(t.state, 0)[0]
+    for block in ("hand", "selected", "known_elsewhere", "played", "last_card"):
+        lo, hi = OFFSETS[block]
+        if any(obs[lo + c] for c in range(52) if cards_mask >> c & 1):
+            return True
+    return False

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from envs.tripoli.observation import OFFSETS
 from tests.tripoli_helpers import (
     H_HANDS,
     H_SPARE,
@@ -396,3 +397,62 @@ def test_t25_king_before_queen_does_not_take_king_queen():
     # the sequence (3), out at Q♥: kitty 3, 11 + 11 cards. K-Q stays.
     assert t.play("lead ♥") == [-11, 3 - 11, 3 + 9 + 3 + 3 + 22]
     assert t.layout() == [0, 0, 0, 0, 0, 3, 0, 0, 0]
+
+
+# ----- what the observations show (C12, T16, T24; block offsets as documented in envs/tripoli_v0.py) ------------------
+def seat_rows(t: Table, viewer: int, block: str) -> list[int]:
+    """A 9 × 52 observation block of ``viewer`` as card masks by absolute seat (row j is seat viewer + j)."""
+    lo, hi = OFFSETS[block]
+    rows = t.game.observe(t.state, viewer)[0, lo:hi].reshape(9, 52)
+    masks = [sum(1 << c for c in range(52) if rows[j, c]) for j in range(9)]
+    return [masks[(s - viewer) % t.n] for s in range(t.n)]
+
+
+def card_block(t: Table, viewer: int, block: str) -> int:
+    lo, hi = OFFSETS[block]
+    bits = t.game.observe(t.state, viewer)[0, lo:hi]
+    return sum(1 << c for c in range(52) if bits[c])
+
+
+def mask(text: str) -> int:
+    return sum(1 << c for c in cards(text))
+
+
+def test_t16_shown_hands_public_folded_hand_never_shown():
+    t = deck_m(**FAST)
+    for v in range(3):
+        assert seat_rows(t, v, "shown") == [0, 0, 0]
+    t.play("bet 1", "call", "fold")
+    for v in range(3):  # every seat sees both straight flushes; seat 2's folded royal flush stays hidden
+        assert seat_rows(t, v, "shown") == [mask("8c 9c Tc Jc Qc"), mask("8d 9d Td Jd Qd"), 0]
+
+
+def test_t15_pot_taken_without_showing():
+    t = deck_m(**FAST)
+    t.play("bet 1", "fold", "fold")
+    for v in range(3):
+        assert seat_rows(t, v, "shown") == [0, 0, 0]
+
+
+def test_t24_played_cards_seen_by_every_seat():
+    t = michigan()
+    t.play("check", "lead ♠")
+    for v in range(3):
+        assert card_block(t, v, "played") == mask("6s 7s 8s")
+        assert seat_rows(t, v, "played_by") == [mask("6s 7s"), mask("8s"), 0]
+
+
+def test_c8_t20_single_legal_lead_asked_with_auto_forced_off():
+    """As test_t23_going_out_in_the_middle_of_a_run…: the same events, asked one by one, same chips in total."""
+    t = michigan(first_lead="lowest", auto_forced=False)
+    assert t.play("check") == [0, 0, 3]
+    assert t.player == 0 and t.legal() == {"lead ♣"}
+    t.play("lead ♣")
+    for _ in range(10):  # 3♣ … Q♣
+        assert t.player == 0 and t.legal() == {"continue run"}
+        assert t.play("continue run") == [0, 0, 0]
+    assert t.legal() == {"lead ♠"}
+    t.play("lead ♠")
+    assert t.legal() == {"continue run"}
+    assert t.play("continue run") == [3 + 26, -13, -13]
+    assert t.done
