@@ -458,6 +458,15 @@ def test_t26_pay_suit_auction_without_bid_keeps_hearts():
     assert t.play("lead ♥") == [-13, -13, 21 + 3 + 26]
 
 
+def test_t26_dealer_may_win_the_pay_suit():
+    t = deck_m(pay_suit="auction", **FAST)
+    t.play("bid 1", "pass")
+    assert t.play("pass") == [0, 0, -1]
+    assert t.player == 2 and t.legal() == {f"name {s}" for s in ALL_SUITS}
+    t.play("name ♣")
+    assert int(t.state.pay_suit[0]) == 0 and t.layout()[7] == 4
+
+
 def test_t27_sequence_start():
     t = deck_m(sequence_start=2, **FAST)  # 2-3-4: seats 0 (clubs) and 1 (diamonds); 2♥ is seat 1's
     assert t.init_rewards == [-8, -8, 9] and t.layout()[6] == 1
@@ -587,7 +596,7 @@ def test_c12_t7_old_hands_known_only_to_their_owners():
     t = deck_m(**SPARE_OPTS)
     t.play("swap", "auction", "bid 1", "pass")  # seat 0 buys the dealer's old hand
     assert [known(t, v) for v in range(3)] == [mask(M_HANDS[0]), 0, mask(M_HANDS[2])]
-    # The spare never shows: seat 0's observation is the same whatever the spare and seat 1 hold.
+    # The dealer took the spare's cards unseen: seat 0 never sees them.
     assert not card_bits_overlap(t, mask(M_SPARE))
 
 

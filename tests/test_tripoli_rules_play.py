@@ -338,6 +338,16 @@ def test_c2_t20_lead_colours_alternate():
     assert t.done
 
 
+def test_t20_t22_lead_colours_alternate_nobody_holds_the_colour():
+    """Deck K: seat 1 must lead 2♣ (lowest black), clubs run to A♣ (seat 1); red next: 2♦ is seat 1's lowest red
+    card, so diamonds (not hearts) run to A♦ (seat 1); black next: nobody has a black card left: the deal ends and
+    seat 1 pays 4 (8♥ 9♥ 10♥ K♥), seat 0 pays 5 (2♥–6♥) into the kitty."""
+    t = kitty_table(lead_colours="alternate", **FAST)
+    t.play("check")
+    assert t.play("check") == [2 - 5, -4]
+    assert t.done and t.layout()[7] == 2 + 9
+
+
 def test_t20_lead_colours_alternate_other_branch():
     t = michigan(lead_colours="alternate")
     t.play("check")
