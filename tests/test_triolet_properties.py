@@ -1,0 +1,143 @@
+"""Property tests of the Le triolet core (hypothesis): every card is in exactly one place at every step, rewards
+are zero-sum, nothing hidden leaks into an observation (L17, C12) and seeded games are the same at batch size 1 and
+inside a batch of 1,024 (C7)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from envs.core.cards import DECK_SIZE
+from envs.core.game import sample_legal
+from envs.core.rng import STREAM_EXTRA, uniform_ints
+from envs.triolet.core import TrioletGame
+from envs.triolet.rules import copies_per_card
+
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+IDS = np.arange(DECK_SIZE)
+
+
+def _counts(cards: np.ndarray) -> np.ndarray:
+    """(B, k) card identities (-1 = none) → (B, 52) copies of each."""
+    return ((cards[..., None] == IDS) & (cards[..., None] >= 0)).sum(axis=-2)
+
+
+def card_places(s) -> dict[str, np.ndarray]:
+    """(B, 52) copies of each card in every place: hands, face-up, face-down, stock, pile, burned."""
+    in_stock = np.arange(s.deck.shape[1]) >= s.stock_pos[:, None]
+    return {
+        "hand": s.hand.sum(axis=1),
+        "faceup": _counts(s.faceup.reshape(s.batch_size, -1)),
+        "facedown": _counts(s.facedown.reshape(s.batch_size, -1)),
+        "stock": _counts(np.where(in_stock, s.deck, -1)),
+        "pile": s.pile.astype(np.int64),
+        "burned": s.burned.astype(np.int64),
+    }
+
+
+@SETTINGS
+@given(n=st.integers(3, 8), sets=st.booleans(), seed=st.integers(0, 2**32))
+def test_l1_cards_conserved_and_rewards_zero_sum_every_step(n, sets, seed):
+    game = TrioletGame(n, faceup_sets=sets, max_turns=400)
+    s = game.init(seed, batch_size=48)
+    rng = np.random.default_rng(seed)
+    deck = copies_per_card(n)
+    returns = np.zeros((48, n))
+    while not s.done.all():
+        game.step(s, sample_legal(s.legal_action_mask, rng))
+        returns += s.rewards
+        assert (sum(card_places(s).values()) == deck).all()
+        assert (s.known <= s.hand).all() and (s.hand >= 0).all()  # what is known of a hand is in it (L17)
+        assert np.allclose(s.rewards.sum(axis=1), 0.0)
+    won = s.terminated
+    assert np.allclose(returns[won].max(axis=1), 1.0) and (returns[s.truncated] == 0).all()  # L16
+
+
+def _hidden_places(s, t: int, viewer: int) -> list[tuple[str, int, int]]:
+    """(kind, seat, index) of every card at table t hidden from ``viewer``: face-down cards (the viewer's own
+    included), the stock, and the not publicly known cards of other hands."""
+    n = s.hand.shape[1]
+    out = [("facedown", seat, j) for seat in range(n) for j in range(3) if s.facedown[t, seat, j] >= 0]
+    out += [("stock", -1, p) for p in range(int(s.stock_pos[t]), s.deck.shape[1])]
+    for seat in range(n):
+        if seat != viewer:
+            free = s.hand[t, seat] - s.known[t, seat]
+            out += [("hand", seat, c) for c in range(DECK_SIZE) for _ in range(int(free[c]))]
+    return out
+
+
+def _card_at(s, t, place) -> int:
+    kind, seat, i = place
+    return {"facedown": lambda: s.facedown[t, seat, i], "stock": lambda: s.deck[t, i], "hand": lambda: i}[kind]()
+
+
+def _put(s, t, place, card) -> None:
+    kind, seat, i = place
+    if kind == "facedown":
+        s.facedown[t, seat, i] = card
+    elif kind == "stock":
+        s.deck[t, i] = card
+    else:
+        s.hand[t, seat, i] -= 1
+        s.hand[t, seat, card] += 1
+
+
+@SETTINGS
+@given(n=st.integers(3, 8), seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_l17_c12_swapping_hidden_cards_leaves_observations_unchanged(n, seed, steps):
+    game = TrioletGame(n, faceup_sets=bool(seed % 2))
+    s = game.init(seed, batch_size=16)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if s.done.all():
+            break
+        game.step(s, sample_legal(s.legal_action_mask, rng))
+    checked = 0
+    for t in range(16):
+        for viewer in range(n):
+            hidden = _hidden_places(s, t, viewer)
+            if len(hidden) < 2:
+                continue
+            a, b = (hidden[i] for i in rng.choice(len(hidden), 2, replace=False))
+            ca, cb = int(_card_at(s, t, a)), int(_card_at(s, t, b))
+            if ca == cb:
+                continue
+            other = s.copy()
+            _put(other, t, a, cb)
+            _put(other, t, b, ca)
+            seats = np.full(16, viewer)
+            assert (game.observe(s, seats)[t] == game.observe(other, seats)[t]).all(), (a, b)
+            checked += 1
+    assert checked > 0
+
+
+def _policy(s, step: int) -> np.ndarray:
+    """A per-table random legal action drawn from the table's own seed (so batch size cannot change it)."""
+    legal = s.legal_action_mask
+    k = uniform_ints(s.seeds, STREAM_EXTRA, step, np.maximum(legal.sum(axis=1), 1))
+    order = np.cumsum(legal, axis=1) - 1
+    return np.where(legal & (order == k[:, None]), np.arange(legal.shape[1]), 0).max(axis=1)
+
+
+def _play(game, s, steps: int) -> list[np.ndarray]:
+    trace = []
+    for step in range(steps):
+        trace.append(np.stack([s.current_player, s.turns, s.hand.sum(axis=(1, 2)), s.stock_pos]))
+        game.step(s, _policy(s, step))
+    trace.append(s.rewards.sum(axis=1, keepdims=True).T)
+    return trace
+
+
+def test_c7_same_seed_same_game_at_batch_1_and_1024():
+    game = TrioletGame(5, faceup_sets=True)
+    big = game.init(77, batch_size=1024)
+    big_trace = _play(game, big, 150)
+    for t in (0, 1, 500, 1023):
+        one = game.init(77 + t, batch_size=1)
+        one_trace = _play(game, one, 150)
+        for a, b in zip(big_trace, one_trace, strict=True):
+            assert (a[:, t] == b[:, 0]).all()
+        for f in ("hand", "faceup", "facedown", "pile", "burned", "known", "legal_action_mask", "dealer"):
+            assert (getattr(big, f)[t] == getattr(one, f)[0]).all(), f
+    assert len(set(big.dealer.tolist())) == 5  # C5: the dealer is drawn from each table's seed
