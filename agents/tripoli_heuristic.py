@@ -1,0 +1,246 @@
+"""A hand-written Tripoli player, numpy over the batch, reading only the observation and the mask.
+
+Strategy, by decision (the observation layout is the table of :mod:`envs.tripoli_v0`):
+
+- **Hand strength.** The poker value of the best five cards (``envs.core.poker.mask_rank``) is turned into ``p``, the
+  chance of beating one opponent holding a random hand of the same size (a table of sampled hands, built once per
+  hand size); against ``m`` opponents the *equity* is ``p ** m``.
+- **Spare hand** (dealer). With ``p`` below 0.4 it swaps (an unseen random hand is worth ``p = 0.5`` on average);
+  otherwise — and after a swap, with its old hand — it auctions the spare (the winner pays the dealer; if nobody
+  bids it keeps a good hand, swaps a bad one).
+- **Auctions.** For the spare hand it bids the minimum while the price stays below ``10 * (0.42 - p)`` chips (a
+  weak hand pays a little to draw a fresh one). For the pay suit (T26) it values the suit where it holds most of
+  A, K, Q, J, 10 at one chip per such card beyond the first, and names that suit when it wins.
+- **Poker selection.** Its best five cards (``best_five``), one per decision. When even that hand is hopeless
+  (equity under 5%, it will check or fold), it selects its five lowest cards instead: should everybody check it
+  loses either way, and the showdown then shows only low cards, keeping its high cards and stops hidden for the
+  Michigan stage.
+- **Betting.** Equity against the players still in. Unopened: bet when the equity is above 1/2 (more the stronger
+  the hand), else check. Facing a bet: raise with equity above 0.7, call when the equity beats the pot odds
+  ``to_call / (pot + to_call)`` (with a little margin), else fold.
+- **Michigan leads.** For each legal lead suit it scores the run it would start: the cards it sheds itself (its block
+  of consecutive cards from its lowest card of the suit), a bonus when the block ends in a stop that brings the lead
+  back (the ace, or a next card already played or known dead), a malus when the next card is known (shown) to be in
+  another player's hand, a bonus for leading low cards (hard to shed otherwise), and in the Rummoli variant (pay
+  cards paid in play) the chips on the pay-card, king-queen and sequence spaces its own block would win.
+  It leads the best-scoring suit.
+
+Forced decisions (one legal action, e.g. ``continue run`` with ``auto_forced=False``) are played as they are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import AgentBase
+from agents.obsutil import planes_to_masks, rank_sets
+from envs.core import poker
+from envs.core.cards import CARD_BITS, popcount
+from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
+from envs.tripoli.core import TripoliGame
+from envs.tripoli.observation import MAX_SEATS, OFFSETS, SCALARS
+
+_SAMPLES = 4096
+_OPPONENT_VALUES: dict[int, np.ndarray] = {}
+PAY_RANKS = (12, 11, 10, 9, 8)
+"""Ranks of the pay-card spaces A, K, Q, J, 10 (layout indices 0–4)."""
+
+
+def opponent_values(k: int) -> np.ndarray:
+    """Sorted poker values of the best five cards of ``_SAMPLES`` random ``k``-card hands (fixed sample, cached)."""
+    if k not in _OPPONENT_VALUES:
+        rng = np.random.default_rng(1_000 + k)
+        cards = np.argsort(rng.random((_SAMPLES, 52)), axis=1)[:, :k]
+        masks = np.bitwise_or.reduce(CARD_BITS[cards], axis=1)
+        _OPPONENT_VALUES[k] = np.sort(poker.mask_rank(masks))
+    return _OPPONENT_VALUES[k]
+
+
+def win_chance(values: np.ndarray, hand_sizes: np.ndarray) -> np.ndarray:
+    """Chance that each poker value beats one random hand of that many cards (ties count half)."""
+    p = np.empty(values.shape)
+    for k in np.unique(hand_sizes):
+        rows = hand_sizes == k
+        table = opponent_values(int(max(k, 5)))
+        lo = np.searchsorted(table, values[rows], side="left")
+        hi = np.searchsorted(table, values[rows], side="right")
+        p[rows] = (lo + hi) / (2 * len(table))
+    return p
+
+
+def _block(ranks: np.ndarray) -> np.ndarray:
+    """The consecutive ranks from the lowest rank of each 13-bit rank set (0 for an empty set)."""
+    low = ranks & -ranks
+    return ranks & ~(ranks + low)
+
+
+class TripoliHeuristic(AgentBase):
+    """Plays Tripoli by hand strength, pot odds and Michigan run planning (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, game: TripoliGame) -> None:
+        super().__init__(game)
+        cfg = game.config
+        self.acts = TripoliActions(cfg.max_bid, cfg.bet_limit)
+        self.pays_in_play = cfg.paycards == "play" or cfg.pay_suit == "auction"
+        self.sequence_start = cfg.sequence_start - 2  # face value → rank index
+
+    # ----- reading the observation -------------------------------------------------------------------------------
+    @staticmethod
+    def _plane(obs: np.ndarray, name: str) -> np.ndarray:
+        lo, hi = OFFSETS[name]
+        return obs[:, lo:hi]
+
+    def _scalar(self, obs: np.ndarray, name: str) -> np.ndarray:
+        return obs[:, OFFSETS["scalars"][0] + SCALARS.index(name)]
+
+    def _hand_value(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(poker value, win chance vs one opponent) of the selected five if complete, else of the best five."""
+        hand = planes_to_masks(self._plane(obs, "hand"))
+        selected = planes_to_masks(self._plane(obs, "selected"))
+        poker_cards = np.where(popcount(selected) == 5, selected, hand)
+        size = popcount(hand)
+        value = np.full(len(obs), -1, np.int64)
+        ok = popcount(poker_cards) >= 5
+        value[ok] = poker.mask_rank(poker_cards[ok])
+        return value, np.where(ok, win_chance(value, np.maximum(size, 5)), 0.0)
+
+    def _opponents_in(self, obs: np.ndarray) -> np.ndarray:
+        present = self._plane(obs, "seat_present")[:, 1:]
+        folded = self._plane(obs, "folded")[:, 1:]
+        return np.maximum((present * (1 - folded)).sum(axis=1), 1)
+
+    # ----- decisions ---------------------------------------------------------------------------------------------
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        a = self.acts
+        mask = np.asarray(mask, dtype=bool)
+        actions = np.argmax(mask, axis=1).astype(np.int64)  # forced or unforeseen: the first legal action
+        groups = (
+            (mask[:, KEEP] | mask[:, SWAP] | mask[:, AUCTION], self._spare),
+            (mask[:, PASS], self._auction),
+            (mask[:, a.name_suit : a.name_suit + 4].any(axis=1), self._name_suit),
+            (mask[:, a.select : a.select + 52].any(axis=1), self._select),
+            (mask[:, a.fold] | mask[:, a.check], self._bet),
+            (mask[:, a.lead : a.lead + 4].any(axis=1), self._lead),
+        )
+        for rows_mask, decide in groups:
+            rows = np.flatnonzero(rows_mask & (mask.sum(axis=1) > 1))
+            if rows.size:
+                actions[rows] = decide(obs[rows], mask[rows])
+        return actions
+
+    def _spare(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        _, p = self._hand_value(obs)
+        weak = p < 0.4
+        return np.where(weak & mask[:, SWAP], SWAP, np.where(mask[:, AUCTION], AUCTION, np.where(weak, SWAP, KEEP)))
+
+    def _auction(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        a = self.acts
+        phase = self._plane(obs, "phase")
+        high = self._scalar(obs, "high_bid").astype(np.int64)
+        _, p = self._hand_value(obs)
+        limit = np.floor(10 * (0.42 - p)).astype(np.int64)
+        suit_auction = phase[:, 2] > 0.5
+        if suit_auction.any():
+            held = rank_sets(planes_to_masks(self._plane(obs, "hand")))
+            pay = sum(1 << r for r in PAY_RANKS)
+            limit = np.where(suit_auction, np.bitwise_count(held & pay).max(axis=1).astype(np.int64) - 1, limit)
+        want = high + 1
+        bid = a.bid + want - 1
+        can = (want <= limit) & (bid < a.name_suit)
+        can &= mask[np.arange(len(obs)), np.where(can, bid, PASS)]
+        return np.where(can, bid, PASS)
+
+    def _name_suit(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        a = self.acts
+        held = rank_sets(planes_to_masks(self._plane(obs, "hand")))
+        pay = sum(1 << r for r in PAY_RANKS)
+        score = np.bitwise_count(held & pay) * 16 + np.bitwise_count(held)
+        score = np.where(mask[:, a.name_suit : a.name_suit + 4], score, -1)
+        return a.name_suit + np.argmax(score, axis=1)
+
+    def _select(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        a = self.acts
+        hand = planes_to_masks(self._plane(obs, "hand"))
+        legal = planes_to_masks(mask[:, a.select : a.select + 52].astype(np.float32))
+        _, p = self._hand_value(obs)
+        n_opp = self._opponents_in(obs)
+        target = poker.best_five(hand)
+        hopeless = p**n_opp < 0.05
+        if hopeless.any():  # the five lowest ranks: cards ordered by rank, not by suit
+            by_rank = self._lowest_five(hand[hopeless])
+            target[hopeless] = by_rank
+        pick = target & legal
+        pick = np.where(pick != 0, pick, legal)
+        low_bit = pick & (~pick + np.uint64(1))
+        return a.select + popcount(low_bit - np.uint64(1))
+
+    @staticmethod
+    def _lowest_five(hands: np.ndarray) -> np.ndarray:
+        bits = ((hands[:, None] >> np.arange(52, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+        order = np.arange(52).reshape(4, 13).T.reshape(-1)  # card ids by rank, then suit
+        held = bits[:, order]
+        keep = held & (np.cumsum(held, axis=1) <= 5)
+        chosen = np.zeros_like(bits)
+        chosen[:, order] = keep
+        return np.bitwise_or.reduce(np.where(chosen, CARD_BITS[None, :], np.uint64(0)), axis=1)
+
+    def _bet(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        a = self.acts
+        _, p = self._hand_value(obs)
+        equity = p ** self._opponents_in(obs)
+        pot = obs[:, OFFSETS["layout"][0] + 8]
+        to_call = self._scalar(obs, "to_call")
+        limit = self.game.config.bet_limit
+        size = np.clip(np.ceil(limit * (equity - 0.45) * 2), 1, limit).astype(np.int64)
+        rows = np.arange(len(obs))
+        can_bet = mask[rows, a.bet + size - 1]
+        can_raise = mask[rows, a.raise_ + size - 1]
+        unopened = mask[:, a.check]
+        odds = to_call / np.maximum(pot + to_call, 1)
+        opened = np.where(
+            (equity > 0.7) & can_raise,
+            a.raise_ + size - 1,
+            np.where((equity > odds + 0.05) & mask[:, a.call], a.call, a.fold),
+        )
+        opened = np.where(mask[rows, opened], opened, np.where(mask[:, a.call], a.call, a.fold))
+        return np.where(unopened, np.where((equity > 0.5) & can_bet, a.bet + size - 1, a.check), opened)
+
+    def _lead(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        a = self.acts
+        hand = rank_sets(planes_to_masks(self._plane(obs, "hand")))  # (B, 4)
+        played = rank_sets(planes_to_masks(self._plane(obs, "played")))
+        dead = rank_sets(planes_to_masks(self._plane(obs, "known_elsewhere")))
+        shown = planes_to_masks(self._plane(obs, "shown").reshape(len(obs), MAX_SEATS, 52)[:, 1:])
+        others = rank_sets(np.bitwise_or.reduce(shown, axis=1)) & ~played
+        block = _block(hand)
+        top_bit = np.where(block > 0, (block + (block & -block)) >> 1, 0)  # the highest rank of the block, as a bit
+        next_bit = top_bit << 1
+        stop_mine = (block > 0) & (((next_bit & 0x1FFF) == 0) | ((next_bit & (played | dead)) != 0))
+        next_others = (next_bit & others) != 0
+        low_rank = np.bitwise_count((block & -block) - 1)
+        score = (
+            np.bitwise_count(block).astype(np.float64)
+            + 2.0 * stop_mine
+            - 1.0 * next_others
+            + 0.5 * (12 - low_rank) / 12
+        )
+        if self.pays_in_play:
+            score += self._pay_bonus(obs, block)
+        score = np.where(mask[:, a.lead : a.lead + 4], score, -np.inf)
+        return a.lead + np.argmax(score, axis=1)
+
+    def _pay_bonus(self, obs: np.ndarray, block: np.ndarray) -> np.ndarray:
+        """Chips of the pay, king-queen and sequence spaces that playing its own block would win (T25)."""
+        layout = obs[:, OFFSETS["layout"][0] : OFFSETS["layout"][1]]
+        pay_suit = np.argmax(self._plane(obs, "pay_suit"), axis=1)
+        in_pay = np.arange(4)[None, :] == pay_suit[:, None]
+        bonus = np.zeros(block.shape)
+        for space, r in enumerate(PAY_RANKS):
+            bonus += in_pay * ((block >> r) & 1) * layout[:, space : space + 1]
+        kq = (3 << 10)
+        bonus += in_pay * ((block & kq) == kq) * layout[:, 5:6]
+        seq = 7 << self.sequence_start
+        bonus += ((block & seq) == seq) * layout[:, 6:7]
+        return bonus

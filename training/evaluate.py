@@ -1,0 +1,271 @@
+"""Duplicate-deal tournaments on the batched core: ``evaluate(game, agents, deals, seed) -> EvalResult``.
+
+One agent per seat (``len(agents) == game.num_players``; the same spec may appear several times). Each *deal
+group* is one table seed — so one shuffled deck and one dealer, and for multi-deal episodes every later deck too
+(C7) — played ``n`` times with the agents rotated round the seats: in rotation ``r`` agent ``i`` sits at seat
+``(i + r) % n``. Every agent thus plays every seat of every deal group and the luck of the cards cancels out within
+a group. The group seeds are hashes of ``(seed, group)``, so the dealers are spread over the seats too.
+
+Results are per agent and per episode (one deal by default): the mean return (chips in Tripoli, stakes in Flip Flop,
+the ±1 reward of Le triolet) and the *win share* (1 to the single player with the highest return, ``1/k`` each to
+``k`` tied for it, 0 to everybody when all returns are equal, e.g. a truncated Le triolet game; ``1/n`` on average
+for equal players). The 95% confidence intervals are ``1.96 · sd / sqrt(G)`` over the ``G`` deal groups (the ``n``
+rotations of one seed are correlated, so the group mean is the independent sample).
+
+Many tables run at once (``batch_size`` tables per chunk, a multiple of ``n``); at each step every agent acts in one
+batched call on the tables where its seat is to act; finished tables are dropped from the batch as it empties.
+The result is a pure function of ``(game, agents, deals, seed, batch_size)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+from envs.core.game import BatchedGame, IllegalActionError
+from envs.core.rng import hash_u64
+
+Z95 = 1.959963984540054
+"""Two-sided 95% normal quantile."""
+
+UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "reward"}
+"""What a game's returns count (C11)."""
+
+
+@dataclasses.dataclass
+class EvalResult:
+    """Outcome of one duplicate tournament; ``group_returns[g, i]`` is agent ``i``'s mean return over the ``n``
+    rotations of deal group ``g`` (``group_wins`` likewise for the win share)."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    agents: list[str]
+    seed: int
+    batch_size: int
+    group_returns: np.ndarray
+    group_wins: np.ndarray
+    decisions: int
+    seconds: float
+
+    @property
+    def unit(self) -> str:
+        return UNITS.get(self.game, "reward")
+
+    @property
+    def groups(self) -> int:
+        """Independent deal groups (seeds)."""
+        return int(self.group_returns.shape[0])
+
+    @property
+    def episodes(self) -> int:
+        """Episodes played (``groups * num_players``)."""
+        return self.groups * self.num_players
+
+    @staticmethod
+    def _interval(samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        mean = samples.mean(axis=0)
+        if samples.shape[0] < 2:
+            return mean, np.full(mean.shape, math.inf)
+        return mean, Z95 * samples.std(axis=0, ddof=1) / math.sqrt(samples.shape[0])
+
+    @property
+    def mean(self) -> np.ndarray:
+        """(n,) mean return per episode of each agent."""
+        return self.group_returns.mean(axis=0)
+
+    @property
+    def ci95(self) -> np.ndarray:
+        """(n,) half-width of the 95% interval of :attr:`mean`."""
+        return self._interval(self.group_returns)[1]
+
+    @property
+    def win_rate(self) -> np.ndarray:
+        """(n,) mean win share of each agent."""
+        return self.group_wins.mean(axis=0)
+
+    @property
+    def win_ci95(self) -> np.ndarray:
+        """(n,) half-width of the 95% interval of :attr:`win_rate`."""
+        return self._interval(self.group_wins)[1]
+
+    def difference(self, i: int, j: int) -> tuple[float, float]:
+        """Mean return of agent ``i`` minus agent ``j`` and the 95% half-width (paired over deal groups)."""
+        mean, half = self._interval(self.group_returns[:, i] - self.group_returns[:, j])
+        return float(mean), float(half)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything but the per-group samples, JSON-ready."""
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "options": self.options,
+            "seed": self.seed,
+            "batch_size": self.batch_size,
+            "deal_groups": self.groups,
+            "episodes": self.episodes,
+            "unit": self.unit,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "agents": [
+                {
+                    "agent": name,
+                    "mean": float(m),
+                    "ci95": float(c),
+                    "win_rate": float(w),
+                    "win_ci95": float(wc),
+                }
+                for name, m, c, w, wc in zip(
+                    self.agents, self.mean, self.ci95, self.win_rate, self.win_ci95, strict=True
+                )
+            ],
+        }
+
+    def table(self) -> str:
+        """The printed results table."""
+        opts = ", ".join(f"{k}={v}" for k, v in self.options.items()) or "default rules"
+        lines = [
+            f"{self.game}, {self.num_players} players ({opts}): {self.episodes:,} episodes in {self.groups:,} "
+            f"duplicate deal groups, seed {self.seed}, {self.seconds:.1f} s",
+            f"{'seat':>4}  {'agent':<24} {'mean ' + self.unit + ' / episode':>26}  {'win share':>18}",
+        ]
+        for i, name in enumerate(self.agents):
+            lines.append(
+                f"{i:>4}  {name:<24} {self.mean[i]:>+15.3f} ± {self.ci95[i]:<8.3f}  "
+                f"{self.win_rate[i]:>9.3f} ± {self.win_ci95[i]:.3f}"
+            )
+        lines.append(f"(95% intervals over deal groups; equal players would have win share {1 / self.num_players:.3f})")
+        return "\n".join(lines)
+
+
+def group_seeds(seed: int, groups: int) -> np.ndarray:
+    """The table seed of each deal group: a hash of ``(seed, group)``."""
+    return hash_u64(np.full(groups, seed, dtype=np.uint64), np.arange(groups, dtype=np.uint64))
+
+
+def _uses_observation(agent: Agent) -> bool:
+    """Whether ``agent`` reads its observation (the random agent does not: evaluation then skips building it)."""
+    return getattr(agent, "uses_observation", not isinstance(agent, RandomAgent))
+
+
+def _agent_label(agent: Agent, i: int) -> str:
+    return str(getattr(agent, "name", type(agent).__name__)) or f"agent {i}"
+
+
+def play_tables(
+    game: BatchedGame, agents: list[Agent], seat_agent: np.ndarray, seeds: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, int]:
+    """Play one episode per table to the end; ``seat_agent[t, s]`` is the index of the agent at seat ``s`` of table
+    ``t``. Returns the ``(B, n)`` episode return of each seat (the rewards left by ``init`` included) and the number
+    of decisions the agents took."""
+    state = game.init(seeds, batch_size=len(seeds))
+    returns = state.rewards.astype(np.float64, copy=True)
+    rows = np.arange(len(seeds))  # the table each row of ``state`` plays
+    needs_obs = [_uses_observation(a) for a in agents]
+    decisions = 0
+    while True:
+        live = ~state.done
+        n_live = int(live.sum())
+        if n_live == 0:
+            break
+        if n_live <= live.size // 2:  # drop finished tables: later steps only work on live ones
+            keep = np.flatnonzero(live)
+            state, rows = state.take(keep), rows[keep]
+        seat = np.maximum(state.current_player, 0)
+        who = np.where(state.done, -1, seat_agent[rows, seat])
+        actions = np.zeros(state.batch_size, dtype=np.int64)
+        for i, agent in enumerate(agents):
+            sel = np.flatnonzero(who == i)
+            if sel.size == 0:
+                continue
+            mask = state.legal_action_mask[sel]
+            if not needs_obs[i]:
+                obs = np.zeros((sel.size, 0), dtype=np.float32)
+            elif sel.size == state.batch_size:
+                obs = game.observe(state, seat)
+            else:
+                obs = game.observe(state.take(sel), seat[sel])
+            acts = np.asarray(agent.act(obs, mask, rng)).astype(np.int64).reshape(-1)
+            if acts.shape != (sel.size,):
+                label = _agent_label(agent, i)
+                raise ValueError(f"agent {label!r} returned {acts.shape} actions for {sel.size} tables")
+            ok = (acts >= 0) & (acts < game.num_actions)
+            ok[ok] = mask[np.flatnonzero(ok), acts[ok]]
+            if not ok.all():
+                b = int(np.flatnonzero(~ok)[0])
+                raise IllegalActionError(
+                    f"agent {_agent_label(agent, i)!r} chose the illegal action {int(acts[b])} at a {game.name} "
+                    f"table; legal: {', '.join(game.action_name(int(a)) for a in np.flatnonzero(mask[b]))}"
+                )
+            actions[sel] = acts
+            decisions += sel.size
+        game.step(state, actions)
+        returns[rows] += state.rewards
+    return returns, decisions
+
+
+def evaluate(
+    game: BatchedGame,
+    agents: list[Agent],
+    deals: int = 20_000,
+    seed: int = 0,
+    batch_size: int = 8192,
+    names: list[str] | None = None,
+) -> EvalResult:
+    """Duplicate tournament of ``agents`` (one per seat) over at least ``deals`` episodes (rounded up to whole deal
+    groups of ``num_players`` rotations). ``names`` label the agents in the result (default: their ``name``)."""
+    n = game.num_players
+    if len(agents) != n:
+        raise ValueError(f"{game.name} with {n} players needs {n} agents (one per seat), got {len(agents)}")
+    if names is not None and len(names) != n:
+        raise ValueError(f"need {n} agent names, got {len(names)}")
+    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+        raise ValueError(f"deals must be a positive integer, got {deals!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if batch_size < n:
+        raise ValueError(f"batch_size must be at least the number of players ({n}), got {batch_size}")
+    groups = -(-int(deals) // n)
+    per_chunk = batch_size // n
+    seeds = group_seeds(int(seed), groups)
+    rot = np.arange(n)
+    # table (g, r): agent i sits at seat (i + r) % n, i.e. seat s holds agent (s - r) % n
+    seat_agent_rot = (rot[None, :] - rot[:, None]) % n  # [r, s]
+    agent_seat_rot = (rot[None, :] + rot[:, None]) % n  # [r, i]
+    group_returns = np.empty((groups, n))
+    group_wins = np.empty((groups, n))
+    decisions = 0
+    t0 = time.perf_counter()
+    for chunk, start in enumerate(range(0, groups, per_chunk)):
+        g = seeds[start:start + per_chunk]
+        k = len(g)
+        seat_agent = np.tile(seat_agent_rot, (k, 1))
+        returns, d = play_tables(game, agents, seat_agent, np.repeat(g, n), np.random.default_rng([seed, chunk]))
+        decisions += d
+        top = returns.max(axis=1, keepdims=True)
+        winners = (returns >= top - 1e-9) & (returns.min(axis=1, keepdims=True) < top - 1e-9)
+        wins = winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
+        by_agent = np.tile(agent_seat_rot, (k, 1))
+        rows = np.arange(k * n)[:, None]
+        group_returns[start:start + k] = returns[rows, by_agent].reshape(k, n, n).mean(axis=1)
+        group_wins[start:start + k] = wins[rows, by_agent].reshape(k, n, n).mean(axis=1)
+    config = dataclasses.asdict(game.config)
+    defaults = {f.name: f.default for f in dataclasses.fields(game.config)}
+    return EvalResult(
+        game=game.name,
+        num_players=n,
+        options={k: v for k, v in config.items() if v != defaults[k]},
+        agents=list(names) if names is not None else [_agent_label(a, i) for i, a in enumerate(agents)],
+        seed=int(seed),
+        batch_size=per_chunk * n,
+        group_returns=group_returns,
+        group_wins=group_wins,
+        decisions=decisions,
+        seconds=time.perf_counter() - t0,
+    )
