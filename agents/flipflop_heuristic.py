@@ -1,0 +1,146 @@
+"""A hand-written Flip Flop player, numpy over the batch, reading only the observation and the mask.
+
+Strategy (observation layout: the table of :mod:`envs.flipflop_v0`):
+
+- **Drop** (F17, F19): at the start of its turn it drops when its hand total is low against what is known of the
+  others. For each opponent still in the deal it estimates the total as the points of that player's publicly known
+  cards plus, for each other card held, the mean points of the cards it has not seen; it drops when its own total
+  is below the lowest estimate by a safety margin that grows with the number of unknown cards (about one standard
+  deviation of their sum) and with the number of opponents, or when its total is 3 or less.
+- **Draw** (F13): it takes the top of the discard pile when that card makes a new spread with its hand (a third card
+  of a rank, or a run of three of one suit, aces low), can be laid off on a spread on the table, or is worth 3
+  points or less; otherwise it draws from the stock.
+- **Spreads** (F14, F15): it lays every spread it can, the longest (then the most points) first, then lays off every
+  card it can, the highest first — each laid card leaves its total and brings it closer to going out (F18).
+- **Discard**: the card with the most points that does not fit a spread it is building: a card paired with another
+  of its rank, or next to (or one gap from) a card of its suit, is kept unless it is the only choice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import AgentBase
+from envs.flipflop import tables as T
+from envs.flipflop import view as V
+from envs.flipflop.core import FlipFlopGame
+
+_PUB_VALUE = np.minimum(np.arange(52) % 13 + 2, 10)
+_PUB_VALUE[np.arange(52) % 13 == 12] = 1
+"""F2: points of each public card id (2…10 face value, J Q K 10, ace 1)."""
+
+
+def _static_priority() -> np.ndarray:
+    """Play-phase priority of the lay and lay-off actions: longer spreads, then more points, then lay-offs."""
+    p = np.full(T.NUM_ACTIONS, -np.inf)
+    for i, cards in enumerate(T.SPREAD_CARDS):
+        bits = [b for b in range(52) if int(cards) >> b & 1]
+        p[T.LAY_RUN + i] = 3_000 + 100 * len(bits) + T.VALUE_OF_LOW[bits].sum()
+    p[T.LAY_OFF :] = 2_000 + T.VALUE_OF_LOW[T.LAYOFF_BIT.astype(np.int64)]
+    return p
+
+
+class FlipFlopHeuristic(AgentBase):
+    """Builds and lays spreads, discards high loose cards and drops on a low total (see the module docstring)."""
+
+    name = "heuristic"
+
+    def __init__(self, game: FlipFlopGame) -> None:
+        super().__init__(game)
+        self.priority = _static_priority()
+
+    @staticmethod
+    def _plane(obs: np.ndarray, plane: int) -> np.ndarray:
+        return obs[:, 52 * plane : 52 * plane + 52] > 0.5
+
+    @staticmethod
+    def _seat_field(obs: np.ndarray, name: str) -> np.ndarray:
+        lo = V.SEATS_OFFSET + V.SEAT_FIELDS.index(name) * V.MAX_SEATS
+        return obs[:, lo : lo + V.MAX_SEATS]
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        mask = np.asarray(mask, dtype=bool)
+        actions = np.argmax(mask, axis=1).astype(np.int64)
+        draw = mask[:, T.DRAW_STOCK] | mask[:, T.DROP] | mask[:, T.DRAW_DISCARD : T.DISCARD].any(axis=1)
+        rows = np.flatnonzero(draw & (mask.sum(axis=1) > 1))
+        if rows.size:
+            actions[rows] = self._draw(obs[rows], mask[rows])
+        rows = np.flatnonzero(~draw & (mask.sum(axis=1) > 1))
+        if rows.size:
+            actions[rows] = self._play(obs[rows], mask[rows])
+        return actions
+
+    # ----- draw phase ---------------------------------------------------------------------------------------------
+    def _draw(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        hand = self._plane(obs, V.HAND)
+        total = (hand * _PUB_VALUE).sum(axis=1)
+        drop = mask[:, T.DROP] & self._should_drop(obs, hand, total)
+        top = self._plane(obs, V.PILE_TOP)
+        has_top = top.any(axis=1)
+        t = np.argmax(top, axis=1)
+        take = has_top & mask[np.arange(len(obs)), T.DRAW_DISCARD + t]
+        take &= self._makes_spread(hand, t) | self._lays_off(obs, t) | (_PUB_VALUE[t] <= 3)
+        return np.where(drop, T.DROP, np.where(take, T.DRAW_DISCARD + t, T.DRAW_STOCK))
+
+    def _should_drop(self, obs: np.ndarray, hand: np.ndarray, total: np.ndarray) -> np.ndarray:
+        seen = hand | self._plane(obs, V.SHOWN) | self._plane(obs, V.PILE)
+        seen |= self._plane(obs, V.IN_RUN) | self._plane(obs, V.IN_SET)
+        known = np.stack([self._plane(obs, V.KNOWN_IN + k) for k in range(V.MAX_SEATS)], axis=1)  # (B, 7, 52)
+        seen |= known.any(axis=1)
+        unseen = ~seen
+        mu = (unseen * _PUB_VALUE).sum(axis=1) / np.maximum(unseen.sum(axis=1), 1)
+        in_deal = (self._seat_field(obs, "in_deal") > 0.5) & (self._seat_field(obs, "present") > 0.5)
+        in_deal[:, 0] = False
+        size = self._seat_field(obs, "hand_size")
+        known_val = (known * _PUB_VALUE).sum(axis=2)
+        unknown = np.maximum(size - known.sum(axis=2), 0)
+        estimate = known_val + unknown * mu[:, None] - 3.5 * np.sqrt(unknown) * (1.0 + 0.1 * in_deal.sum(axis=1))[
+            :, None]
+        lowest = np.where(in_deal, estimate, np.inf).min(axis=1)
+        return (total < lowest) | (total <= 3)
+
+    @staticmethod
+    def _makes_spread(hand: np.ndarray, t: np.ndarray) -> np.ndarray:
+        rows = np.arange(len(t))
+        rank, suit = t % 13, t // 13
+        same_rank = hand[rows[:, None], (np.arange(4) * 13)[None, :] + rank[:, None]].sum(axis=1) >= 2
+        low = hand[:, T.PUB_OF].reshape(-1, 4, 13)[rows, suit]  # the suit, aces low
+        lr = (rank + 1) % 13
+        padded = np.zeros((len(t), 17), bool)
+        padded[:, 2:15] = low
+        near = [padded[rows, lr + 2 + d] for d in (-2, -1, 1, 2)]
+        run = (near[0] & near[1]) | (near[1] & near[2]) | (near[2] & near[3])
+        return same_rank | run
+
+    def _lays_off(self, obs: np.ndarray, t: np.ndarray) -> np.ndarray:
+        rows = np.arange(len(t))
+        in_set = self._plane(obs, V.IN_SET)
+        set_of_three = in_set[rows[:, None], (np.arange(4) * 13)[None, :] + (t % 13)[:, None]].sum(axis=1) == 3
+        runs = self._plane(obs, V.IN_RUN)[:, T.PUB_OF]  # ace-low bits
+        b = T.LOW_OF[t]
+        lr = b % 13
+        below = (lr < 12) & runs[rows, np.minimum(b + 1, 51)]
+        above = (lr > 0) & runs[rows, np.maximum(b - 1, 0)]
+        return set_of_three | below | above
+
+    # ----- play phase ---------------------------------------------------------------------------------------------
+    def _play(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        hand = self._plane(obs, V.HAND)
+        scores = np.where(mask, self.priority[None, :], -np.inf)
+        scores[:, T.DISCARD : T.LAY_RUN] = np.where(
+            mask[:, T.DISCARD : T.LAY_RUN], 1_000 + self._discard_score(hand), -np.inf
+        )
+        return np.argmax(scores, axis=1)
+
+    @staticmethod
+    def _discard_score(hand: np.ndarray) -> np.ndarray:
+        """(B, 52) how much each card is worth discarding: its points, less for cards that build spreads."""
+        by_rank = hand.reshape(-1, 4, 13)
+        paired = (by_rank.sum(axis=1, keepdims=True) >= 2) & by_rank  # (B, 4, 13) public order
+        low = hand[:, T.PUB_OF].reshape(-1, 4, 13)
+        padded = np.zeros((len(hand), 4, 17), bool)
+        padded[:, :, 2:15] = low
+        adj = padded[:, :, 1:14] | padded[:, :, 3:16]
+        gap = padded[:, :, 0:13] | padded[:, :, 4:17]
+        run_low = (adj * 6 + gap * 3).reshape(-1, 52)[:, T.LOW_OF]  # back to public card order
+        return _PUB_VALUE - 12 * paired.reshape(-1, 52) - run_low

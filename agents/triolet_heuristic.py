@@ -1,0 +1,81 @@
+"""A hand-written Le triolet player: a fixed preference over the action table, taken as a masked argmax.
+
+Every legal action has a priority that depends only on the action (so the agent is one masked argmax over the
+batch, and reads nothing but the mask; the mask already says what the hand, the face-up cards and the pile allow):
+
+- **Swap phase** (L4): swap the hand card and face-up card with the largest gain in card value (the *good* card goes
+  face up, where it will be played last, the weak one comes into the hand to be shed early), as long as the
+  hand card is better; then say ``ready``. Card value: the L2 order 3 < 4 < … < A < 2, then the 7 and, best, the 10.
+- **Playing** (L6–L13): the lowest legal ordinary rank (L2 order), with all its copies at once (a low card is
+  worth nothing later; several copies shed faster and can complete four of a kind); the 2s, 7s and 10s are kept
+  for when they are needed — when no ordinary rank can be played — and then the 2 first (nothing ordinary goes on
+  it), then the 7, then the 10 (it burns the pile, best kept for a big pile), one card at a time. The same order
+  holds for face-up cards (sets of face-up cards with ``faceup_sets``: the larger set first); face-down cards are
+  turned over from the first; picking up is done only when forced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import AgentBase
+from envs.triolet.core import TrioletGame
+from envs.triolet.rules import (
+    MAX_COPIES,
+    NUM_ACTIONS,
+    PICK_UP,
+    PLAY_FACEDOWN,
+    PLAY_FACEUP,
+    PLAY_FACEUP_SET,
+    READY,
+    SWAP,
+)
+
+_TWO, _SEVEN, _TEN = 0, 5, 8
+_ORDER = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])
+"""Card value by rank index (0 = 2 … 12 = A): the L2 order 3 … A, 2, then the 7 (11) and the 10 (12)."""
+_SPECIAL_PRIORITY = {_TWO: 3, _SEVEN: 2, _TEN: 1}
+
+
+def _play_priority(rank: int, copies: int) -> float:
+    """Priority of playing ``copies`` cards of ``rank`` (hand or face-up): ordinary ranks first, lowest first, all
+    copies; then 2, 7, 10 one at a time."""
+    if rank in _SPECIAL_PRIORITY:
+        return 1_000 + 10 * _SPECIAL_PRIORITY[rank] - copies
+    return 2_000 + 10 * (12 - _ORDER[rank]) + copies
+
+
+def priorities() -> np.ndarray:
+    """The priority of every action id (higher is preferred)."""
+    p = np.zeros(NUM_ACTIONS)
+    for rank in range(13):
+        for k in range(1, MAX_COPIES + 1):
+            p[rank * MAX_COPIES + k - 1] = _play_priority(rank, k)
+        for k in (2, 3):
+            p[PLAY_FACEUP_SET + 2 * rank + k - 2] = _play_priority(rank, k)
+    for card in range(52):
+        p[PLAY_FACEUP + card] = _play_priority(card % 13, 1)
+    for slot in range(PICK_UP - PLAY_FACEDOWN):
+        p[PLAY_FACEDOWN + slot] = 500 - slot
+    p[PICK_UP] = 0
+    p[READY] = 100
+    value = _ORDER[np.arange(52) % 13]
+    gain = value[:, None] - value[None, :]  # [hand card, face-up card]
+    p[SWAP:] = np.where(gain > 0, 100 + gain, 1).reshape(-1)
+    return p
+
+
+class TrioletHeuristic(AgentBase):
+    """Sheds low cards first and keeps the 2s, 7s and 10s until needed (see the module docstring)."""
+
+    name = "heuristic"
+    uses_observation = False
+    """It decides from the mask alone (evaluation may skip building observations)."""
+
+    def __init__(self, game: TrioletGame) -> None:
+        super().__init__(game)
+        self.priority = priorities().astype(np.float32)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        scores = np.where(np.asarray(mask, dtype=bool), self.priority[None, :], -1.0)
+        return np.argmax(scores, axis=1)
