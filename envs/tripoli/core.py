@@ -60,10 +60,11 @@ SUIT_COLOUR_RED = np.array([False, True, True, False])
 def _first_after(flags: np.ndarray, start: np.ndarray, include_start: bool = False) -> np.ndarray:
     """For each row, the first seat clockwise after ``start`` (or from it) whose flag is set; -1 if none."""
     k, n = flags.shape
+    rows = np.arange(k)
     order = (start[:, None] + (0 if include_start else 1) + np.arange(n)) % n
-    picked = np.take_along_axis(flags, order, axis=1)
+    picked = flags[rows[:, None], order]
     first = picked.argmax(axis=1)
-    return np.where(picked.any(axis=1), order[np.arange(k), first], -1)
+    return np.where(picked[rows, first], order[rows, first], -1)
 
 
 def _holder(hands: np.ndarray, card: np.ndarray) -> np.ndarray:

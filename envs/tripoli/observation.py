@@ -60,7 +60,7 @@ def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarra
     lo = OFFSETS[CARD_BLOCKS[0]][0]
     obs[:, lo : lo + 52 * len(CARD_BLOCKS)] = C.mask_to_bits(card_masks).reshape(b, -1)
 
-    seat_masks = np.take_along_axis(np.stack([s.shown, s.played_by], axis=1), rel[:, None, :], axis=2)
+    seat_masks = np.stack([s.shown[rows[:, None], rel], s.played_by[rows[:, None], rel]], axis=1)
     bits = np.zeros((b, len(SEAT_CARD_BLOCKS), MAX_SEATS, 52), np.uint8)
     bits[:, :, :n] = C.mask_to_bits(seat_masks)
     lo = OFFSETS[SEAT_CARD_BLOCKS[0]][0]
@@ -68,13 +68,15 @@ def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarra
 
     lo, hi = OFFSETS["layout"]
     obs[:, lo:hi] = s.layout
-    numbers = np.stack(
-        [s.balance, s.round_bet, s.folded, C.popcount(s.hands), np.ones((b, n), np.int64), s.passed], axis=1
-    )
     lo = OFFSETS[SEAT_NUMBER_BLOCKS[0]][0]
-    per_seat = obs[:, lo : lo + MAX_SEATS * len(SEAT_NUMBER_BLOCKS)].reshape(b, -1, MAX_SEATS)
-    per_seat[:, :, :n] = np.take_along_axis(numbers, rel[:, None, :], axis=2)
-    obs[:, lo : lo + per_seat[0].size] = per_seat.reshape(b, -1)
+    per_seat = obs[:, lo : lo + MAX_SEATS * len(SEAT_NUMBER_BLOCKS)].reshape(b, -1, MAX_SEATS)  # a view into obs
+    gather = (rows[:, None], rel)
+    per_seat[:, 0, :n] = s.balance[gather]
+    per_seat[:, 1, :n] = s.round_bet[gather]
+    per_seat[:, 2, :n] = s.folded[gather]
+    per_seat[:, 3, :n] = C.popcount(s.hands[gather])
+    per_seat[:, 4, :n] = 1.0
+    per_seat[:, 5, :n] = s.passed[gather]
 
     seats = np.stack([s.dealer, s.current_player, s.high_bidder, s.poker_winner], axis=1)
     lo = OFFSETS[SEAT_ONE_HOT_BLOCKS[0]][0]
