@@ -8,9 +8,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from envs.core.cards import DECK_SIZE
+from envs.core.cards import CARD_BITS, DECK_SIZE
 from envs.core.game import sample_legal
 from envs.core.rng import STREAM_EXTRA, uniform_ints
+from envs.triolet import multiset as ms
 from envs.triolet.core import TrioletGame
 from envs.triolet.rules import copies_per_card
 
@@ -31,8 +32,8 @@ def card_places(s) -> dict[str, np.ndarray]:
         "faceup": _counts(s.faceup.reshape(s.batch_size, -1)),
         "facedown": _counts(s.facedown.reshape(s.batch_size, -1)),
         "stock": _counts(np.where(in_stock, s.deck, -1)),
-        "pile": s.pile.astype(np.int64),
-        "burned": s.burned.astype(np.int64),
+        "pile": s.pile,
+        "burned": s.burned,
     }
 
 
@@ -78,9 +79,9 @@ def _put(s, t, place, card) -> None:
         s.facedown[t, seat, i] = card
     elif kind == "stock":
         s.deck[t, i] = card
-    else:
-        s.hand[t, seat, i] -= 1
-        s.hand[t, seat, card] += 1
+    else:  # one copy of card i in that hand becomes ``card``
+        h1, h2 = ms.sub(s.hand1[t, seat], s.hand2[t, seat], CARD_BITS[i], np.uint64(0))
+        s.hand1[t, seat], s.hand2[t, seat] = ms.add(h1, h2, CARD_BITS[card], np.uint64(0))
 
 
 @SETTINGS

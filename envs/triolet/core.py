@@ -1,13 +1,15 @@
 """The batched core of Le triolet (shared/rules/triolet.md L1–L17): every table of a batch plays at once.
 
 State: each card is stored by its identity ``c % 52`` (suits never matter and the two decks' copies play alike,
-C3). Hands, the pile, the burned cards and the cards each hand is publicly known to hold are ``(…, 52) int8``
-copy counts; face-up and face-down cards sit in three slots per seat (identity, -1 when empty); the stock is the
-rest of the dealt deck, drawn from ``stock_pos`` on. The pile's order matters only through its top: the top rank and
-``run``, the number of cards of that rank lying consecutively on top (four or more burn, L9).
+C3). Hands, the pile, the burned cards and the cards each hand is publicly known to hold are multisets in two 52-bit
+planes (:mod:`envs.triolet.multiset`); face-up and face-down cards sit in three slots per seat (identity, -1 when
+empty); the stock is the rest of the dealt deck, drawn from ``stock_pos`` on. The pile's order matters only through
+its top: the top rank and ``run``, the number of cards of that rank lying consecutively on top (four burn, L9).
 
-A step applies the chosen action, then resolves forced moves (C8, e.g. a pick-up) table by table — a bounded loop
-over forced moves, each round vectorised over the tables that have one — until every table waits on a real decision.
+A step applies the chosen action, then resolves forced moves (C8, e.g. a pick-up): a bounded loop over forced
+moves, each round vectorised over the tables that have one, until every table waits on a real decision. The number
+of legal actions and a forced action are found from the planes without building the mask; the mask is written only
+for tables that wait on a decision.
 
 Stacked decks list, in dealing order, indices into :func:`~envs.triolet.rules.deck_cards` (with 6–8 players these are
 the card ids 0..103 themselves); :meth:`TrioletGame.stacked_deck` builds one from card ids. Dealing: seat ``s`` gets
@@ -30,9 +32,10 @@ import dataclasses
 
 import numpy as np
 
-from envs.core.cards import DECK_SIZE, NUM_RANKS
+from envs.core.cards import CARD_BITS, DECK_SIZE, NUM_RANKS
 from envs.core.game import BatchedGame, BatchState
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
+from envs.triolet import multiset as ms
 from envs.triolet import observation, render
 from envs.triolet.config import TrioletConfig
 from envs.triolet.rules import (
@@ -56,29 +59,42 @@ SWAP_PHASE, PLAY_PHASE = 0, 1
 MAX_SWAPS = 3
 """L4: exchanges a player may make before saying ready."""
 _COPIES = np.arange(MAX_COPIES, dtype=np.int8)
-_NOT_SAME = ~np.eye(DECK_SIZE, dtype=bool).reshape(-1)
+_SET_SIZES = np.array([2, 3], dtype=np.int8)
+_U0 = np.uint64(0)
+#: ``PLAYABLE_CARDS[top + 1]``: the cards that may go on a pile with top rank ``top`` (-1: empty pile).
+PLAYABLE_CARDS = np.array([np.bitwise_or.reduce(ms.RANK_MASKS[row]) for row in PLAYABLE], dtype=np.uint64)
+#: Card bits with an extra entry 0 at index -1 (an empty slot).
+_SLOT_BITS = np.append(CARD_BITS, np.uint64(0))
 
 
 @dataclasses.dataclass
 class TrioletState(BatchState):
-    """Le triolet tables; ``n`` seats, ``D`` cards in the deck, identities ``c % 52``."""
+    """Le triolet tables; ``n`` seats, ``D`` cards in the deck, identities ``c % 52``; multisets as two planes."""
 
     deck: np.ndarray
     """(B, D) int8 — the dealt deck in dealing order (identities); the stock is ``deck[stock_pos:]``."""
     stock_pos: np.ndarray
     """(B,) int64 — index in ``deck`` of the next card to draw."""
-    hand: np.ndarray
-    """(B, n, 52) int8 — copies of each card in each hand."""
-    known: np.ndarray
-    """(B, n, 52) int8 — copies of each card publicly known to be in each hand (L17)."""
+    hand1: np.ndarray
+    """(B, n) uint64 — cards in each hand (at least one copy)."""
+    hand2: np.ndarray
+    """(B, n) uint64 — cards held twice."""
+    known1: np.ndarray
+    """(B, n) uint64 — cards publicly known to be in each hand (L17), at least once."""
+    known2: np.ndarray
+    """(B, n) uint64 — … known twice."""
     faceup: np.ndarray
     """(B, n, 3) int8 — face-up card of each slot, -1 when empty."""
     facedown: np.ndarray
     """(B, n, 3) int8 — face-down card of each slot (hidden from everyone, L17), -1 when empty."""
-    pile: np.ndarray
-    """(B, 52) int8 — copies of each card in the pile."""
-    burned: np.ndarray
-    """(B, 52) int8 — copies of each card burned (out of the game, L8, L9)."""
+    pile1: np.ndarray
+    """(B,) uint64 — cards in the pile (at least once)."""
+    pile2: np.ndarray
+    """(B,) uint64 — … twice."""
+    burned1: np.ndarray
+    """(B,) uint64 — cards burned (out of the game, L8, L9), at least once."""
+    burned2: np.ndarray
+    """(B,) uint64 — … twice."""
     top: np.ndarray
     """(B,) int64 — rank on top of the pile, -1 when the pile is empty."""
     run: np.ndarray
@@ -103,6 +119,27 @@ class TrioletState(BatchState):
     """(B,) int64 — the face-down card turned by the last move, -1 if none (L13: seen by all)."""
     last_burn: np.ndarray
     """(B,) bool — the last move burned the pile."""
+
+    # ----- copy counts per card (observations, renders, tests) --------------------------------------------------
+    @property
+    def hand(self) -> np.ndarray:
+        """(B, n, 52) int8 copies of each card in each hand."""
+        return ms.counts(self.hand1, self.hand2)
+
+    @property
+    def known(self) -> np.ndarray:
+        """(B, n, 52) int8 copies of each card publicly known to be in each hand."""
+        return ms.counts(self.known1, self.known2)
+
+    @property
+    def pile(self) -> np.ndarray:
+        """(B, 52) int8 copies of each card in the pile."""
+        return ms.counts(self.pile1, self.pile2)
+
+    @property
+    def burned(self) -> np.ndarray:
+        """(B, 52) int8 copies of each card burned."""
+        return ms.counts(self.burned1, self.burned2)
 
 
 class TrioletGame(BatchedGame[TrioletState]):
@@ -149,23 +186,29 @@ class TrioletGame(BatchedGame[TrioletState]):
         deck = (self.cards[order] % DECK_SIZE).astype(np.int8)
         dealer = uniform_ints(seeds, STREAM_DEALER, 0, n) if dealers is None else dealers.astype(np.int64)
         dealt = deck[:, : 3 * HAND_SIZE * n].reshape(b, n, 3, HAND_SIZE)
-        hand = (dealt[:, :, 2, :, None] == np.arange(DECK_SIZE, dtype=np.int8)).sum(axis=2, dtype=np.int8)
-        first = (dealer - 1) % n
+        hand1, hand2 = np.zeros((b, n), dtype=np.uint64), np.zeros((b, n), dtype=np.uint64)
+        for j in range(HAND_SIZE):
+            hand1, hand2 = ms.add(hand1, hand2, CARD_BITS[dealt[:, :, 2, j]], _U0)
+        zeros_b, zeros_bn = np.zeros(b, dtype=np.uint64), np.zeros((b, n), dtype=np.uint64)
         state = TrioletState(
             seeds=seeds,
-            current_player=first,
+            current_player=(dealer - 1) % n,
             legal_action_mask=np.zeros((b, NUM_ACTIONS), dtype=bool),
             rewards=np.zeros((b, n)),
             terminated=np.zeros(b, dtype=bool),
             truncated=np.zeros(b, dtype=bool),
             deck=deck,
             stock_pos=np.full(b, 3 * HAND_SIZE * n, dtype=np.int64),
-            hand=hand,
-            known=np.zeros((b, n, DECK_SIZE), dtype=np.int8),
+            hand1=hand1,
+            hand2=hand2,
+            known1=zeros_bn.copy(),
+            known2=zeros_bn.copy(),
             faceup=dealt[:, :, 1].copy(),
             facedown=dealt[:, :, 0].copy(),
-            pile=np.zeros((b, DECK_SIZE), dtype=np.int8),
-            burned=np.zeros((b, DECK_SIZE), dtype=np.int8),
+            pile1=zeros_b.copy(),
+            pile2=zeros_b.copy(),
+            burned1=zeros_b.copy(),
+            burned2=zeros_b.copy(),
             top=np.full(b, -1, dtype=np.int64),
             run=np.zeros(b, dtype=np.int64),
             phase=np.full(b, SWAP_PHASE, dtype=np.int64),
@@ -188,11 +231,11 @@ class TrioletGame(BatchedGame[TrioletState]):
         self.settle(state, idx)
 
     def settle(self, state: TrioletState, idx: np.ndarray | None = None) -> None:
-        """Recompute the masks of tables ``idx`` (default: all) and play their forced moves until each waits on a
-        decision (C8). Public for positions set up by editing a state (tests, puzzles)."""
+        """Recompute the masks of tables ``idx`` (default: all unfinished) and play their forced moves until each
+        waits on a decision (C8). Public for positions set up by editing a state (tests, puzzles)."""
         idx = np.flatnonzero(~state.done) if idx is None else idx
         forced = self._refresh(state, idx)
-        while self.config.auto_forced and forced.size:
+        while self.config.auto_forced:
             sel = forced >= 0
             if not sel.any():
                 return
@@ -213,96 +256,119 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.last_card[idx] = -1
         state.last_burn[idx] = False
         hand_play = actions < PLAY_FACEUP
-        faceup_play = (actions >= PLAY_FACEUP) & (actions < PLAY_FACEDOWN)
-        facedown = (actions >= PLAY_FACEDOWN) & (actions < PICK_UP)
-        pick_up = actions == PICK_UP
-        if facedown.any():
-            t, turned = self._turn_facedown(state, idx[facedown], actions[facedown] - PLAY_FACEDOWN)
-            played = PLAYABLE[state.top[t] + 1, turned % NUM_RANKS]
-            state.pile[t[played], turned[played]] += 1
-            self._place(state, t[played], turned[played] % NUM_RANKS, np.ones(played.sum(), dtype=np.int64))
-            missed = t[~played]
-            state.hand[missed, state.current_player[missed], turned[~played]] += 1
-            state.known[missed, state.current_player[missed], turned[~played]] += 1
-            self._pick_up(state, missed)
         if hand_play.any():
             t, a = idx[hand_play], actions[hand_play]
-            rank, count = a // MAX_COPIES, a % MAX_COPIES + 1
-            self._play_from_hand(state, t, rank, count)
-            self._place(state, t, rank, count)
-        if faceup_play.any():
-            t, a = idx[faceup_play], actions[faceup_play]
-            single = a < PLAY_FACEUP_SET
-            rank = np.where(single, (a - PLAY_FACEUP) % NUM_RANKS, (a - PLAY_FACEUP_SET) // 2)
-            count = np.where(single, 1, (a - PLAY_FACEUP_SET) % 2 + 2)
-            self._play_faceup(state, t, np.where(single, a - PLAY_FACEUP, -1), rank, count)
-            self._place(state, t, rank, count)
-        if pick_up.any():
-            self._pick_up(state, idx[pick_up])
+            self._play_from_hand(state, t, a // MAX_COPIES, a % MAX_COPIES + 1)
+        other = ~hand_play
+        if other.any():
+            t, a = idx[other], actions[other]
+            faceup_play = a < PLAY_FACEDOWN
+            if faceup_play.any():
+                self._play_faceup(state, t[faceup_play], a[faceup_play])
+            facedown = (a >= PLAY_FACEDOWN) & (a < PICK_UP)
+            if facedown.any():
+                self._play_facedown(state, t[facedown], a[facedown] - PLAY_FACEDOWN)
+            pick_up = a == PICK_UP
+            if pick_up.any():
+                self._pick_up(state, t[pick_up])
         state.turns[idx] += 1
         cut = idx[(state.turns[idx] >= self.config.max_turns) & ~state.terminated[idx]]
         state.truncated[cut] = True
         state.current_player[cut] = -1
+        state.legal_action_mask[cut] = False
 
     # ----- swap phase (L4) ---------------------------------------------------------------------------------------
+    def _swap_actions(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
+        """``(k, 9)`` the legal swap action ids of tables ``t`` (-1: none): each hand card with each face-up card."""
+        seat = state.current_player[t]
+        rest = state.hand1[t, seat]
+        held = []
+        for _ in range(HAND_SIZE):  # the hand holds three cards in the swap phase
+            low = ms.lowest(rest)
+            held.append(np.where(low != 0, np.bitwise_count(low - np.uint64(1)).astype(np.int64), -1))
+            rest &= ~low
+        h = np.stack(held, axis=1)[:, :, None]
+        f = state.faceup[t, seat].astype(np.int64)[:, None, :]
+        ok = (h >= 0) & (f >= 0) & (h != f) & (state.swaps[t] < MAX_SWAPS)[:, None, None]
+        return np.where(ok, SWAP + DECK_SIZE * h + f, -1).reshape(t.size, -1)
+
     def _swap_phase(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> None:
-        state.legal_action_mask[idx] = False
+        old = self._swap_actions(state, idx)
+        rows, cols = np.nonzero(old >= 0)
+        state.legal_action_mask[idx[rows], old[rows, cols]] = False
         swap = actions >= SWAP
         t, a = idx[swap], actions[swap]
         seat = state.current_player[t]
         give, take = (a - SWAP) // DECK_SIZE, (a - SWAP) % DECK_SIZE
         slot = np.argmax(state.faceup[t, seat] == take[:, None], axis=1)
         state.faceup[t, seat, slot] = give
-        state.hand[t, seat, give] -= 1
-        state.hand[t, seat, take] += 1
-        state.known[t, seat, take] += 1  # the face-up card was seen going into the hand (L17)
-        state.known[t, seat, give] = np.maximum(state.known[t, seat, give] - 1, 0)
+        g, k = CARD_BITS[give], CARD_BITS[take]
+        h1, h2 = ms.sub(state.hand1[t, seat], state.hand2[t, seat], g, _U0)
+        state.hand1[t, seat], state.hand2[t, seat] = ms.add(h1, h2, k, _U0)
+        # the face-up card was seen going into the hand, the hand card coming out (L17)
+        k1, k2 = ms.sub(state.known1[t, seat], state.known2[t, seat], g, _U0)
+        state.known1[t, seat], state.known2[t, seat] = ms.add(k1, k2, k, _U0)
         state.swaps[t] += 1
         t = idx[~swap]  # ready
         state.swaps[t] = 0
         state.ready[t] += 1
         state.current_player[t] = (state.current_player[t] - 1) % self.num_players
-        state.phase[t[state.ready[t] == self.num_players]] = PLAY_PHASE
+        started = t[state.ready[t] == self.num_players]
+        state.phase[started] = PLAY_PHASE
+        state.legal_action_mask[started, READY] = False
 
     # ----- moving cards ------------------------------------------------------------------------------------------
     def _play_from_hand(self, state: TrioletState, t: np.ndarray, rank: np.ndarray, count: np.ndarray) -> None:
-        """L6: move ``count`` cards of ``rank`` from the current player's hand to the pile, lowest suit first."""
-        seat, left = state.current_player[t], count.copy()
-        for suit in range(4):
-            card = suit * NUM_RANKS + rank
-            take = np.minimum(left, state.hand[t, seat, card])
-            state.hand[t, seat, card] -= take.astype(np.int8)
-            state.pile[t, card] += take.astype(np.int8)
-            state.known[t, seat, card] = np.maximum(state.known[t, seat, card] - take, 0)
-            left -= take
+        """L6: move ``count`` cards of ``rank`` from the current player's hand to the pile (lowest suit first)."""
+        seat = state.current_player[t]
+        h1, h2 = state.hand1[t, seat], state.hand2[t, seat]
+        x1, x2 = ms.take_lowest(h1, h2, rank, count)
+        state.hand1[t, seat], state.hand2[t, seat] = ms.sub(h1, h2, x1, x2)
+        state.known1[t, seat], state.known2[t, seat] = ms.sub(state.known1[t, seat], state.known2[t, seat], x1, x2)
+        state.pile1[t], state.pile2[t] = ms.add(state.pile1[t], state.pile2[t], x1, x2)
+        self._place(state, t, rank, count)
 
-    def _play_faceup(
-        self, state: TrioletState, t: np.ndarray, chosen: np.ndarray, rank: np.ndarray, count: np.ndarray
-    ) -> None:
-        """L12: move the face-up card ``chosen``, or where it is -1 ``count`` face-up cards of ``rank`` (lowest slots
-        first), to the pile."""
+    def _play_faceup(self, state: TrioletState, t: np.ndarray, a: np.ndarray) -> None:
+        """L12: move the face-up card named by the action, or ``k`` face-up cards of one rank (lowest slots first),
+        to the pile."""
+        single = a < PLAY_FACEUP_SET
+        chosen = np.where(single, a - PLAY_FACEUP, -1)
+        rank = np.where(single, (a - PLAY_FACEUP) % NUM_RANKS, (a - PLAY_FACEUP_SET) // 2)
+        count = np.where(single, 1, (a - PLAY_FACEUP_SET) % 2 + 2)
         seat, left = state.current_player[t], count.copy()
         for slot in range(HAND_SIZE):
             card = state.faceup[t, seat, slot].astype(np.int64)
             go = (left > 0) & (card >= 0) & np.where(chosen >= 0, card == chosen, card % NUM_RANKS == rank)
-            state.pile[t[go], card[go]] += 1
+            bit = np.where(go, _SLOT_BITS[card], _U0)
+            state.pile1[t], state.pile2[t] = ms.add(state.pile1[t], state.pile2[t], bit, _U0)
             state.faceup[t[go], seat[go], slot] = -1
             left -= go
+        self._place(state, t, rank, count)
 
-    def _turn_facedown(self, state: TrioletState, t: np.ndarray, slot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """L13: turn over a face-down card; returns the tables and the cards turned."""
+    def _play_facedown(self, state: TrioletState, t: np.ndarray, slot: np.ndarray) -> None:
+        """L13: turn over a face-down card: played if it can go on the pile, else taken up with the pile."""
         seat = state.current_player[t]
         card = state.facedown[t, seat, slot].astype(np.int64)
         state.facedown[t, seat, slot] = -1
         state.last_card[t] = card
-        return t, card
+        bit = CARD_BITS[card]
+        played = (PLAYABLE_CARDS[state.top[t] + 1] & bit) != 0
+        p, m = t[played], t[~played]
+        state.pile1[p], state.pile2[p] = ms.add(state.pile1[p], state.pile2[p], bit[played], _U0)
+        self._place(state, p, card[played] % NUM_RANKS, np.ones(p.size, dtype=np.int64))
+        s = seat[~played]
+        state.hand1[m, s], state.hand2[m, s] = ms.add(state.hand1[m, s], state.hand2[m, s], bit[~played], _U0)
+        state.known1[m, s], state.known2[m, s] = ms.add(state.known1[m, s], state.known2[m, s], bit[~played], _U0)
+        self._pick_up(state, m)
 
     def _pick_up(self, state: TrioletState, t: np.ndarray) -> None:
         """L11: the current player takes the whole pile into the hand (public, L17); the turn passes right."""
         seat = state.current_player[t]
-        state.hand[t, seat] += state.pile[t]
-        state.known[t, seat] += state.pile[t]
-        state.pile[t] = 0
+        p1, p2 = state.pile1[t], state.pile2[t]
+        state.hand1[t, seat], state.hand2[t, seat] = ms.add(state.hand1[t, seat], state.hand2[t, seat], p1, p2)
+        state.known1[t, seat], state.known2[t, seat] = ms.add(state.known1[t, seat], state.known2[t, seat], p1, p2)
+        state.pile1[t] = 0
+        state.pile2[t] = 0
         state.top[t] = -1
         state.run[t] = 0
         state.current_player[t] = (seat - 1) % self.num_players
@@ -312,34 +378,36 @@ class TrioletGame(BatchedGame[TrioletState]):
         turn to the right (L5) — a player who burned plays again (L14)."""
         if not t.size:
             return
-        state.run[t] = np.where(state.top[t] == rank, state.run[t] + count, count)
-        state.top[t] = rank
-        burn = (rank == TEN) | (state.run[t] >= 4)
+        run = np.where(state.top[t] == rank, state.run[t] + count, count)
+        burn = (rank == TEN) | (run >= 4)
+        state.run[t] = np.where(burn, 0, run)
+        state.top[t] = np.where(burn, -1, rank)
         b = t[burn]
-        state.burned[b] += state.pile[b]
-        state.pile[b] = 0
-        state.top[b] = -1
-        state.run[b] = 0
+        state.burned1[b], state.burned2[b] = ms.add(state.burned1[b], state.burned2[b], state.pile1[b], state.pile2[b])
+        state.pile1[b] = 0
+        state.pile2[b] = 0
         state.last_burn[b] = True
         seat = state.current_player[t]
-        self._draw(state, t, seat)
-        out = (state.hand[t, seat].sum(axis=1) == 0) & (state.faceup[t, seat] < 0).all(axis=1)
-        out &= (state.facedown[t, seat] < 0).all(axis=1)
-        self._finish(state, t[out], seat[out])
-        nxt = t[~burn & ~out]
-        state.current_player[nxt] = (state.current_player[nxt] - 1) % self.num_players
+        h1, h2 = self._draw(state, t, seat)
+        out = (h1 == 0) & (state.faceup[t, seat] < 0).all(axis=1) & (state.facedown[t, seat] < 0).all(axis=1)
+        if out.any():
+            self._finish(state, t[out], seat[out])
+        state.current_player[t] = np.where(burn | out, state.current_player[t], (seat - 1) % self.num_players)
 
-    def _draw(self, state: TrioletState, t: np.ndarray, seat: np.ndarray) -> None:
-        """L10: draw from the stock until the hand holds three cards or the stock is empty."""
-        size = state.deck.shape[1]
-        has_stock = state.stock_pos[t] < size
-        t, seat = t[has_stock], seat[has_stock]
+    def _draw(self, state: TrioletState, t: np.ndarray, seat: np.ndarray) -> ms.Planes:
+        """L10: draw from the stock until the hand holds three cards or the stock is empty; returns the hands."""
+        h1, h2 = state.hand1[t, seat], state.hand2[t, seat]
         pos = state.stock_pos[t]
-        need = np.clip(HAND_SIZE - state.hand[t, seat].sum(axis=1), 0, size - pos)
+        need = np.clip(HAND_SIZE - ms.size(h1, h2), 0, state.deck.shape[1] - pos)
+        if not need.any():
+            return h1, h2
+        last = state.deck.shape[1] - 1
         for j in range(HAND_SIZE):
-            go = need > j
-            state.hand[t[go], seat[go], state.deck[t[go], pos[go] + j]] += 1
+            card = state.deck[t, np.minimum(pos + j, last)]
+            h1, h2 = ms.add(h1, h2, np.where(need > j, CARD_BITS[card], _U0), _U0)
+        state.hand1[t, seat], state.hand2[t, seat] = h1, h2
         state.stock_pos[t] = pos + need
+        return h1, h2
 
     def _finish(self, state: TrioletState, t: np.ndarray, seat: np.ndarray) -> None:
         """L15, L16: the first player out wins +1, every other player pays 1/(n-1)."""
@@ -347,65 +415,66 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.rewards[t, seat] = 1.0
         state.terminated[t] = True
         state.winner[t] = seat
-        state.current_player[t] = -1
+        state.legal_action_mask[t] = False
 
     # ----- legal actions -----------------------------------------------------------------------------------------
     def _refresh(self, state: TrioletState, idx: np.ndarray) -> np.ndarray:
-        """Legal masks of tables ``idx``; returns each table's forced action (C8), -1 where there is a choice."""
+        """Legal masks of tables ``idx``; returns each table's forced action (C8), -1 where there is a choice or the
+        table is finished."""
         forced = np.full(idx.size, -1, dtype=np.int64)
-        done = state.done[idx]
-        state.legal_action_mask[idx[done]] = False
-        swap = ~done & (state.phase[idx] == SWAP_PHASE)
+        live = ~state.terminated[idx] & ~state.truncated[idx]
+        swap = live & (state.phase[idx] == SWAP_PHASE)
         if swap.any():
             forced[swap] = self._swap_masks(state, idx[swap])
-        play = ~done & ~swap
+        play = live & ~swap
         if play.any():
             forced[play] = self._play_masks(state, idx[play])
+        state.current_player[idx[~live]] = -1
         return forced
 
     def _swap_masks(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
-        seat = state.current_player[t]
-        mask = state.legal_action_mask[t]
-        mask[:, READY] = True
-        can = state.swaps[t] < MAX_SWAPS
-        hand = (state.hand[t, seat] > 0) & can[:, None]
-        up = np.zeros((t.size, DECK_SIZE), dtype=bool)
-        for slot in range(HAND_SIZE):
-            card = state.faceup[t, seat, slot]
-            up[np.flatnonzero(card >= 0), card[card >= 0]] = True
-        mask[:, SWAP:] = (hand[:, :, None] & up[:, None, :]).reshape(t.size, -1) & _NOT_SAME
-        state.legal_action_mask[t] = mask
-        return np.where(mask[:, SWAP:].any(axis=1), -1, READY)
+        swaps = self._swap_actions(state, t)
+        rows, cols = np.nonzero(swaps >= 0)
+        state.legal_action_mask[t[rows], swaps[rows, cols]] = True
+        state.legal_action_mask[t, READY] = True
+        return np.where((swaps >= 0).any(axis=1), -1, READY)
 
     def _play_masks(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
-        k, seat = t.size, state.current_player[t]
-        rows = np.arange(k)
-        hand = state.hand[t, seat].reshape(k, 4, NUM_RANKS).sum(axis=1, dtype=np.int8)
-        playable = PLAYABLE[state.top[t] + 1]
-        faceup = state.faceup[t, seat].astype(np.int64)
-        from_hand = hand.any(axis=1)
-        from_up = ~from_hand & (faceup >= 0).any(axis=1)
-        from_down = ~from_hand & ~from_up
-        mask = np.zeros((k, PLAY_ACTIONS), dtype=bool)
-        mask[:, :PLAY_FACEUP] = ((playable & from_hand[:, None])[:, :, None] & (hand[:, :, None] > _COPIES)).reshape(
-            k, -1
-        )
-        up_ranks = np.zeros((k, NUM_RANKS + 1), dtype=np.int8)
-        for slot in range(HAND_SIZE):
-            card = faceup[:, slot]
-            ok = from_up & (card >= 0) & playable[rows, card % NUM_RANKS]
-            mask[rows[ok], PLAY_FACEUP + card[ok]] = True
-            up_ranks[rows, np.where(ok, card % NUM_RANKS, NUM_RANKS)] += 1
+        seat = state.current_player[t]
+        h1, h2 = state.hand1[t, seat], state.hand2[t, seat]
+        top = state.top[t] + 1
+        can = PLAYABLE_CARDS[top]
+        up = state.faceup[t, seat]
+        down = state.facedown[t, seat] >= 0
+        from_hand = h1 != 0
+        up_bits = _SLOT_BITS[up]  # (k, 3); an empty slot gives 0
+        on_up = ~from_hand & (up >= 0).any(axis=1)
+        down &= (~from_hand & ~on_up)[:, None]
+        up_can = up_bits & can[:, None] & np.where(on_up, ~_U0, _U0)[:, None]
+        up_one = up_can[:, 0] | up_can[:, 1] | up_can[:, 2]  # playable face-up identities
+        hand_can = h1 & can
+        legal = ms.size(hand_can, h2 & can) + np.bitwise_count(up_one) + down.sum(axis=1)
         if self.config.faceup_sets:
-            sets = up_ranks[:, :NUM_RANKS, None] >= np.array([2, 3], dtype=np.int8)
-            mask[:, PLAY_FACEUP_SET:PLAY_FACEDOWN] = sets.reshape(k, -1)
-        mask[:, PLAY_FACEDOWN:PICK_UP] = from_down[:, None] & (state.facedown[t, seat] >= 0)
-        legal = np.count_nonzero(mask, axis=1)
-        mask[:, PICK_UP] = legal == 0
-        state.legal_action_mask[t, :PLAY_ACTIONS] = mask
-        forced = np.full(k, -1, dtype=np.int64)
-        one = legal <= 1
-        forced[one] = mask[one].argmax(axis=1)
+            up_ranks = (np.bitwise_count(up_can[:, :, None] & ms.RANK_MASKS) != 0).sum(axis=1, dtype=np.int8)
+            legal += np.maximum(up_ranks - 1, 0).sum(axis=1)
+        forced = np.where(legal == 0, PICK_UP, -1)
+        one = legal == 1
+        if one.any():
+            card = np.bitwise_count(ms.lowest(hand_can[one] | up_one[one]) - np.uint64(1)).astype(np.int64)
+            forced[one] = np.where(from_hand[one], PLAY_HAND_OF_RANK[card % NUM_RANKS], PLAY_FACEUP + card)
+            forced[one] = np.where(down[one].any(axis=1), PLAY_FACEDOWN + down[one].argmax(axis=1), forced[one])
+        ask = np.flatnonzero(legal >= 2) if self.config.auto_forced else np.arange(t.size)
+        if ask.size:
+            mask = np.zeros((ask.size, PLAY_ACTIONS), dtype=bool)
+            counts = ms.rank_counts(h1[ask], h2[ask]) * PLAYABLE[top[ask]]
+            mask[:, :PLAY_FACEUP] = (counts[:, :, None] > _COPIES).reshape(ask.size, -1)
+            mask[:, PLAY_FACEUP:PLAY_FACEUP_SET] = ms.counts(up_one[ask], _U0) != 0
+            if self.config.faceup_sets:
+                sets = up_ranks[ask, :, None] >= _SET_SIZES
+                mask[:, PLAY_FACEUP_SET:PLAY_FACEDOWN] = sets.reshape(ask.size, -1)
+            mask[:, PLAY_FACEDOWN:PICK_UP] = down[ask]
+            mask[:, PICK_UP] = legal[ask] == 0
+            state.legal_action_mask[t[ask], :PLAY_ACTIONS] = mask
         return forced
 
     # ----- faces -------------------------------------------------------------------------------------------------
@@ -418,3 +487,6 @@ class TrioletGame(BatchedGame[TrioletState]):
     def render_table(self, state: TrioletState, table: int, viewer: int | None, unicode: bool = True) -> str:
         return render.render_table(state, table, viewer, unicode, self.num_players)
 
+
+PLAY_HAND_OF_RANK = np.arange(NUM_RANKS) * MAX_COPIES
+"""``PLAY_HAND_OF_RANK[r]``: the action "play 1×r" from the hand."""
