@@ -1,0 +1,118 @@
+"""The comparison benchmark (issue 7) on a tiny budget: every measurement is made or reported, files are written.
+
+Anchors that are not installed must come out as "not installed" (by name), never as a crash; a made-up anchor whose
+module does not exist checks that path whatever is installed here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from benchmarks import compare
+from benchmarks.anchors import ANCHORS, Anchor
+from envs.registry import make_game
+
+FAKE = "fake-anchor"
+
+
+def _installed(modules: tuple[str, ...]) -> bool:
+    try:
+        return all(importlib.util.find_spec(m) is not None for m in modules)
+    except ModuleNotFoundError:
+        return False
+
+
+def _never_called(seconds: float, seed: int = 0) -> tuple[float, float]:
+    raise AssertionError("a missing anchor must not be run")
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, object]:
+    out = tmp_path_factory.mktemp("compare") / "compare.json"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(ANCHORS, FAKE, Anchor("Nowhere", "no_game", ("no_such_module_for_cardgym",), _never_called))
+        result = compare.main(["--seconds", "0.05", "--batches", "1", "--sample-tables", "16", "--out", str(out)])
+    return result, out
+
+
+def test_json_and_plot_are_written(tiny_run):
+    result, out = tiny_run
+    assert json.loads(out.read_text()) == json.loads(json.dumps(result))
+    png = out.with_suffix(".png").read_bytes()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000
+
+
+def test_every_cardgym_core_and_face_is_measured(tiny_run):
+    result, _ = tiny_run
+    rows = [r for r in result["rows"] if r["kind"] != "anchor"]
+    expected = {(g, kind, 1) for g in compare.GAMES for kind in ("core", "aec")}
+    assert {(r["game"], r["kind"], r["batch"]) for r in rows} == expected
+    for row in rows:
+        assert row["status"] == "ok", row
+        assert row["decisions_per_s"] > 0 and row["peak_rss_bytes"] > 2**20
+        per_game = result["decisions_per_game"][row["game"]]
+        if row["kind"] == "core":  # step + observe is slower than either alone
+            assert row["decisions_per_s"] < min(row["step_per_s"], row["observe_per_s"])
+            assert row["games_per_s"] == pytest.approx(row["decisions_per_s"] / per_game)
+        else:  # the face's steps include one None step per agent at the end of each game
+            assert row["games_per_s"] == pytest.approx(row["steps_per_s"] / (per_game + compare.PLAYERS))
+
+
+def test_anchors_measured_or_reported_not_installed(tiny_run):
+    result, _ = tiny_run
+    anchors = {r["anchor"]: r for r in result["rows"] if r["kind"] == "anchor"}
+    assert set(anchors) == set(compare.ANCHORS) | {FAKE}
+    assert anchors[FAKE]["status"] == "not installed" and "no_such_module_for_cardgym" in anchors[FAKE]["detail"]
+    for key, anchor in ANCHORS.items():
+        row = anchors[key]
+        if _installed(anchor.needs):
+            assert row["status"] == "ok", row
+            assert row["decisions_per_s"] > 0 and row["games_per_s"] > 0
+        else:
+            assert row["status"] == "not installed", row
+
+
+def test_ratios_divide_cardgym_by_each_anchor(tiny_run):
+    result, _ = tiny_run
+    anchors = {r["anchor"]: r for r in result["rows"] if r["kind"] == "anchor"}
+    for row in result["rows"]:
+        if row["kind"] == "anchor":
+            continue
+        ratios = result["ratios"][f"{row['game']} {row['kind']} {row['batch']}"]
+        for key, anchor in anchors.items():
+            if anchor["status"] == "ok":
+                assert ratios[key] == pytest.approx(row["decisions_per_s"] / anchor["decisions_per_s"])
+            else:
+                assert ratios[key] is None
+
+
+def test_memory_figures_count_state_and_observation(tiny_run):
+    result, _ = tiny_run
+    for mem in result["memory"]:
+        game = make_game(mem["game"], num_players=compare.PLAYERS)
+        assert mem["legal_mask_bytes"] == game.num_actions  # one bool per action, part of the state
+        assert mem["observation_bytes"] == 4 * game.observation_size
+        assert mem["legal_mask_bytes"] < mem["state_bytes"]
+        per_table = mem["state_bytes"] + mem["observation_bytes"]
+        assert mem["max_batch_4gib"] * per_table <= 4 * 2**30 < (mem["max_batch_4gib"] + 1) * per_table
+
+
+def test_report_names_missing_anchor(tiny_run):
+    result, _ = tiny_run
+    text = compare.report(result)
+    assert "Nowhere" in text and "not installed" in text
+    assert all(f"{g} core 1" in text for g in compare.GAMES)
+
+
+def test_measured_memory_is_the_peak_growth_per_table():
+    rows = [
+        {"kind": "core", "game": "tripoli", "status": "ok", "batch": 1, "peak_rss_bytes": 50 * 2**20 + 8_000},
+        {"kind": "core", "game": "tripoli", "status": "ok", "batch": 1025, "peak_rss_bytes": 50 * 2**20 + 8_200_000},
+    ]
+    mem = compare.measured_memory(rows, "tripoli")
+    assert mem["peak_bytes_per_table"] == 8_000
+    assert mem["max_batch_4gib_measured"] == (4 * 2**30 - 50 * 2**20) // 8_000
+    assert compare.measured_memory(rows[:1], "tripoli") is None
