@@ -6,11 +6,16 @@ zeros for an agent whose turn it is not. Rewards (C11) of every step, forced mov
 accumulate until that agent acts again, as in PettingZoo classic; chips moved while dealing (antes) come with the
 first step's rewards, since PettingZoo has no rewards at reset. ``reset(seed, options)`` accepts
 ``options={"deck": [card ids in dealing order], "dealer": seat}`` to stack a deal.
+
+``log_path="game.jsonl"`` (or ``env.recorder = GameRecorder(path)``) records every game as JSON Lines
+(:mod:`envs.gamelog`); ``render_mode="html"`` makes ``render()`` return an HTML table of the cards, which is also
+how the env shows in a notebook (``_repr_html_``), as the player to act sees it.
 """
 
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -18,6 +23,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from envs.core.game import BatchedGame, IllegalActionError
+from envs.gamelog import GameRecorder
 
 RESET_OPTIONS = ("deck", "dealer")
 
@@ -25,13 +31,16 @@ RESET_OPTIONS = ("deck", "dealer")
 class CardGymEnv(AECEnv):
     """A PettingZoo AEC environment over one table of a batched game core."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "html"], "is_parallelizable": False,
+                                "render_fps": 1}
 
-    def __init__(self, game: BatchedGame, render_mode: str | None = None) -> None:
+    def __init__(self, game: BatchedGame, render_mode: str | None = None, log_path: str | Path | None = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: None, 'human', 'ansi'")
+            raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: None, 'human', 'ansi', 'html'")
         self.game = game
+        self.recorder: GameRecorder | None = None if log_path is None else GameRecorder(log_path)
+        """Records each game (JSON Lines, :mod:`envs.gamelog`) when set."""
         self.render_mode = render_mode
         self.metadata = {**type(self).metadata, "name": f"{game.name}_v0"}
         self.possible_agents = [f"player_{s}" for s in range(game.num_players)]
@@ -80,6 +89,8 @@ class CardGymEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        if self.recorder is not None:
+            self.recorder.begin(self.game, self.state_, deck, dealer)
         self._sync_after_step()
 
     def step(self, action: int | None) -> None:
@@ -89,7 +100,10 @@ class CardGymEnv(AECEnv):
             return
         if action is None or isinstance(action, bool) or not np.issubdtype(np.asarray(action).dtype, np.integer):
             raise IllegalActionError(f"{self.game.name}: action must be an integer action id, got {action!r}")
+        seat = int(self.state_.current_player[0])
         self.game.step(self.state_, np.asarray([int(action)]))
+        if self.recorder is not None:
+            self.recorder.record(self.state_, seat, int(action))
         self._cumulative_rewards[agent] = 0.0
         step_rewards = self.state_.rewards[0] + self._reset_rewards
         self._reset_rewards = np.zeros_like(self._reset_rewards)
@@ -132,11 +146,23 @@ class CardGymEnv(AECEnv):
         if self.render_mode is None:
             return None
         viewer = int(self.state_.current_player[0])
+        if self.render_mode == "html":
+            return self._repr_html_()
         text = self.game.render_table(self.state_, 0, None if viewer < 0 else viewer, unicode=True)
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
+    def _repr_html_(self) -> str:
+        """The table as an HTML table of its cards, as the player to act sees it (public only when it is over)."""
+        from envs.html import table_html
+
+        if self.state_ is None:
+            return f"<p>{self.game.name}, {self.game.num_players} players (not reset yet)</p>"
+        viewer = int(self.state_.current_player[0])
+        return table_html(self.game, self.state_, 0, None if viewer < 0 else viewer)
+
     def close(self) -> None:
-        pass
+        if self.recorder is not None:
+            self.recorder.close()

@@ -13,6 +13,8 @@ COMMANDS = {
     "random": "training.cmd_random",
     "eval": "training.cmd_eval",
     "train": "training.cmd_train",
+    "play": "training.cmd_play",
+    "replay": "training.cmd_replay",
 }
 """Sub-command name → module defining ``add_parser``."""
 

@@ -1,0 +1,453 @@
+"""Game logs: record any cardgym game as JSON Lines, read it back, print it deal by deal and replay it exactly.
+
+A log file holds one or more games; each game is written as these lines (one JSON object each, ``"type"`` first):
+
+- ``game`` — the header: game name, rule ``options``, ``num_players``, ``seed``, first ``dealer``, the first
+  deal's whole ``deck`` in dealing order (the values ``init(decks=...)`` takes, plus their ``deck_cards`` names;
+  ``deck_note`` marks it as the whole deal, hidden cards included — the only hidden information in a log) and the
+  chips moved while dealing (``rewards``, e.g. antes);
+- ``deal`` — a deal begins: its number, dealer and what is public at once (e.g. face-up cards, the flip card);
+- ``step`` — one decision: the ``seat`` that took it, the ``action`` id and its ``name``, the ``rewards`` of every
+  seat for the step (forced moves included, C11) and the public ``events`` it caused;
+- ``deal_end`` — a deal is over: each seat's ``returns`` over the deal and the hands ``shown`` in it;
+- ``result`` — the episode's ``returns`` per seat (deal rewards included), ``terminated``/``truncated``, ``steps``.
+
+Public events are derived generically: the public part of the observation of seat 0 (each game's
+``envs/<game>/events.py`` names its fields, :class:`PublicView`) is compared before and after each step, and every
+change becomes an event (cards played, shown, picked up, burned, laid; chips on the layout or in the pots; …).
+Observations never hold hidden cards (C12) and the viewer's private fields are left out, so neither do events.
+
+Later deals of a multi-deal episode are shuffled from the seed (C7), so ``seed`` + ``deck`` + ``dealer`` + the
+actions reproduce the whole episode: :func:`replay` does it and checks every seat and reward on the way.
+
+    env = CardGymEnv(make_game("tripoli", 4), log_path="game.jsonl")   # or env.recorder = GameRecorder(path)
+    logs = read_log("game.jsonl"); print(logs[0].text()); game, state, rewards = replay(logs[0])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import numpy as np
+
+from envs.core.cards import DECK_SIZE, card_str
+from envs.core.game import BatchedGame, BatchState
+from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
+
+LOG_FORMAT = "cardgym-log/1"
+DECK_NOTE = "the whole first deal in dealing order, hidden cards included (not seen by any player during play)"
+
+FieldKind = Literal["cards", "seat_cards", "values", "seat_values", "seat_onehot", "onehot"]
+
+
+@dataclasses.dataclass(frozen=True)
+class PublicField:
+    """One public (or, with ``private``, viewer-only) field of a game's observation.
+
+    Kinds: ``cards`` — 52 copy counts in card id order (C1); ``seat_cards`` — one such block per relative seat,
+    ``stride`` apart; ``values`` — ``len(names)`` numbers; ``seat_values`` — one number per relative seat, ``stride``
+    apart; ``seat_onehot`` — a one-hot over relative seats (``stride`` apart); ``onehot`` — a one-hot over ``names``.
+    """
+
+    name: str
+    label: str
+    kind: FieldKind
+    offset: int
+    stride: int = 1
+    names: tuple[str, ...] = ()
+    private: bool = False
+    """The viewer's own information (their hand): never logged; shown in HTML to that viewer only."""
+    shown: bool = False
+    """Cards a seat showed to everybody: repeated in the deal's summary."""
+    events: bool = True
+    """Changes become log events (``False`` for fields the step's rewards or action name already tell)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class PublicView:
+    """What a game's observation says publicly (``envs/<game>/events.py`` defines ``VIEW``)."""
+
+    max_seats: int
+    fields: tuple[PublicField, ...]
+    dealer: PublicField
+    """The ``seat_onehot`` field of the dealer."""
+    deal_index: int | None = None
+    """Observation index of the number of the current deal (``None``: one deal per episode)."""
+    title: str = ""
+    """Readable game name."""
+    secret_actions: tuple[str, ...] = ()
+    """Prefixes of action names that other players do not see (e.g. Tripoli's ``select``: the poker hand is chosen
+    in secret, T12). The log keeps the action (it must replay) and marks it ``"secret": true``."""
+
+    def is_secret(self, action_name: str) -> bool:
+        return action_name.startswith(self.secret_actions)
+
+    def public_action_name(self, action_name: str) -> str:
+        """The name as the other players may see it (``"select (hidden)"`` for a secret choice)."""
+        if not self.is_secret(action_name):
+            return action_name
+        return next(p for p in self.secret_actions if action_name.startswith(p)).rstrip() + " (hidden)"
+
+    def deck_card_ids(self, game: BatchedGame, deck: np.ndarray) -> list[int]:
+        """Card ids (C1/C3) of a stacked deck's values (a game whose decks hold indices maps them)."""
+        cards = getattr(game, "cards", None)
+        return [int(c) for c in (np.asarray(cards)[deck] if cards is not None else deck)]
+
+
+def public_view(game_name: str) -> PublicView:
+    """The :class:`PublicView` of a game (``envs/<game>/events.py``)."""
+    return importlib.import_module(f"envs.{game_name}.events").VIEW
+
+
+# ----- reading fields ------------------------------------------------------------------------------------------------
+def _counts_to_cards(counts: np.ndarray) -> list[int]:
+    counts = np.rint(counts).astype(np.int64)
+    return [int(c) for c in np.repeat(np.arange(DECK_SIZE), np.maximum(counts, 0))]
+
+
+def cards_text(cards: list[int], unicode: bool = True) -> str:
+    """``2♣ 10♦ A♠`` (or ``-`` for none)."""
+    return " ".join(card_str(c, unicode) for c in cards) or "-"
+
+
+def seat_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def field_value(f: PublicField, obs: np.ndarray, viewer: int, n: int) -> Any:
+    """The value of field ``f`` in seat ``viewer``'s observation, with seats made absolute:
+    ``cards`` → card ids; ``seat_cards`` → {seat: card ids}; ``values`` → {name: x}; ``seat_values`` → {seat: x};
+    ``seat_onehot`` → seat or ``None``; ``onehot`` → name or ``None``."""
+    o = f.offset
+    if f.kind == "cards":
+        return _counts_to_cards(obs[o : o + DECK_SIZE])
+    if f.kind == "values":
+        return {name: float(obs[o + i]) for i, name in enumerate(f.names)}
+    if f.kind == "onehot":
+        hot = np.flatnonzero(obs[o : o + len(f.names)])
+        return f.names[int(hot[0])] if hot.size else None
+    rel_of = {s: (s - viewer) % n for s in range(n)}  # absolute seat → relative seat, in seat order
+    if f.kind == "seat_cards":
+        return {s: _counts_to_cards(obs[o + j * f.stride : o + j * f.stride + DECK_SIZE]) for s, j in rel_of.items()}
+    if f.kind == "seat_values":
+        return {s: float(obs[o + j * f.stride]) for s, j in rel_of.items()}
+    hot = [s for s, j in rel_of.items() if obs[o + j * f.stride] > 0]
+    return hot[0] if hot else None
+
+
+def _multiset_diff(old: list[int], new: list[int]) -> tuple[list[int], list[int]]:
+    a, b = np.bincount(old, minlength=DECK_SIZE), np.bincount(new, minlength=DECK_SIZE)
+    return _counts_to_cards(np.maximum(b - a, 0)), _counts_to_cards(np.maximum(a - b, 0))
+
+
+def _card_event(f: PublicField, old: list[int], new: list[int], seat: int | None) -> dict[str, Any] | None:
+    added, removed = _multiset_diff(old, new)
+    if not added and not removed:
+        return None
+    if not removed:
+        parts = [cards_text(added)]
+    else:
+        parts = ([f"+{cards_text(added)}"] if added else []) + [f"−{cards_text(removed)}"]
+    who = f"{seat_name(seat)} " if seat is not None else ""
+    event: dict[str, Any] = {"field": f.name}
+    if seat is not None:
+        event["seat"] = seat
+    return {**event, "added": added, "removed": removed, "text": f"{who}{f.label}: {' '.join(parts)}"}
+
+
+def diff_events(view: PublicView, before: np.ndarray | None, after: np.ndarray, n: int,
+                viewer: int = 0) -> list[dict[str, Any]]:
+    """Events between two observations of seat ``viewer`` (``before=None``: the cards public in ``after``, for a
+    fresh deal). Only public fields are read, so every viewer gives the same events."""
+    events: list[dict[str, Any]] = []
+    for f in view.fields:
+        if f.private or not f.events:
+            continue
+        new = field_value(f, after, viewer, n)
+        old = field_value(f, before, viewer, n) if before is not None else None
+        if f.kind == "cards":
+            e = _card_event(f, old or [], new, None)
+            events += [e] if e else []
+        elif f.kind == "seat_cards":
+            for s in range(n):
+                e = _card_event(f, (old or {}).get(s, []), new[s], s)
+                events += [e] if e else []
+        elif before is None:
+            continue
+        elif f.kind in ("values", "seat_values"):
+            keys = list(new)
+            changed = {k: (old[k], new[k]) for k in keys if old[k] != new[k]}
+            if changed:
+                label = (lambda k: seat_name(k)) if f.kind == "seat_values" else str
+                text = ", ".join(f"{label(k)} {_fmt(a)}→{_fmt(b)}" for k, (a, b) in changed.items())
+                events.append({"field": f.name, "changes": {str(k): [a, b] for k, (a, b) in changed.items()},
+                               "text": f"{f.label}: {text}"})
+        elif new != old and new is not None:
+            text = seat_name(new) if f.kind == "seat_onehot" else str(new)
+            events.append({"field": f.name, "value": new, "text": f"{f.label}: {text}"})
+    return events
+
+
+# ----- recording -----------------------------------------------------------------------------------------------------
+def first_deck(game: BatchedGame, seed: int) -> np.ndarray:
+    """The first deal's deck of table seed ``seed`` as ``init`` shuffles it (deal 0 of the seed, C7)."""
+    return shuffled_decks(np.asarray([seed], dtype=np.uint64), 0, game.deck_size_for())[0].astype(np.int64)
+
+
+def first_dealer(game: BatchedGame, seed: int) -> int:
+    """The first dealer of table seed ``seed`` as ``init`` draws it (C7)."""
+    return int(uniform_ints(np.asarray([seed], dtype=np.uint64), STREAM_DEALER, 0, game.num_players)[0])
+
+
+class GameRecorder:
+    """Writes the games of one table (a batch-1 state) as JSON Lines to ``path`` (``None``: kept in memory only).
+
+    Call :meth:`begin` after ``init``, :meth:`record` after each ``step`` (with the seat and action taken);
+    the ``result`` line is written when the episode ends. The file is created at the first game and each later
+    game is appended. ``lines`` holds the lines of the running game, ``last`` those written by the last call.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = None if path is None else Path(path)
+        self._file: IO[str] | None = None
+        self.lines: list[dict[str, Any]] = []
+        self.last: list[dict[str, Any]] = []
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self.lines.append(line)
+        self.last.append(line)
+        if self.path is not None:
+            if self._file is None:
+                self._file = self.path.open("w", encoding="utf-8")
+            self._file.write(json.dumps(line, ensure_ascii=False) + "\n")
+            self._file.flush()
+
+    def _observe(self, state: BatchState) -> np.ndarray:
+        return self.game.observe(state, np.asarray([0]))[0]
+
+    def _deal_index(self, obs: np.ndarray) -> int:
+        return 0 if self.view.deal_index is None else int(round(float(obs[self.view.deal_index])))
+
+    def begin(self, game: BatchedGame, state: BatchState, deck: np.ndarray | None = None,
+              dealer: int | None = None) -> None:
+        """A new game on table 0 of ``state`` (just dealt); ``deck`` and ``dealer`` are the stacked deck and the
+        first dealer it was given, if any."""
+        self.game, self.view, self.lines, self.last = game, public_view(game.name), [], []
+        seed = int(state.seeds[0])
+        stacked = deck is not None
+        deck = first_deck(game, seed) if deck is None else np.asarray(deck, dtype=np.int64).ravel()
+        self._obs = self._observe(state)
+        n = game.num_players
+        dealer = first_dealer(game, seed) if dealer is None else int(dealer)
+        ids = self.view.deck_card_ids(game, deck)
+        self._write({
+            "type": "game", "format": LOG_FORMAT, "game": game.name, "options": dataclasses.asdict(game.config),
+            "num_players": n, "seed": seed, "dealer": dealer, "stacked": stacked, "deck": deck.tolist(),
+            "deck_cards": [card_str(c, True) for c in ids], "deck_note": DECK_NOTE,
+            "rewards": state.rewards[0].tolist(),
+        })
+        self._returns = state.rewards[0].astype(float).copy()
+        self._steps = 0
+        self._start_deal(self._deal_index(self._obs), field_value(self.view.dealer, self._obs, 0, n))
+        self._deal_returns += self._returns
+        self._finish_if_done(state)
+
+    def _start_deal(self, deal: int, dealer: int | None) -> None:
+        self._deal, self._deal_returns, self._shown = deal, np.zeros(self.game.num_players), {}
+        events = diff_events(self.view, None, self._obs, self.game.num_players)
+        self._note_shown(events)
+        self._write({"type": "deal", "deal": deal, "dealer": dealer, "events": events})
+
+    def _note_shown(self, events: list[dict[str, Any]]) -> None:
+        shown = {f.name for f in self.view.fields if f.shown}
+        for e in events:
+            if e["field"] in shown and "seat" in e:
+                self._shown.setdefault(e["seat"], []).extend(e["added"])
+
+    def _end_deal(self) -> None:
+        n = self.game.num_players
+        ret = [float(x) for x in self._deal_returns]
+        text = ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(ret))
+        shown = {str(s): sorted(cards) for s, cards in sorted(self._shown.items()) if cards and s < n}
+        self._write({"type": "deal_end", "deal": self._deal, "returns": ret, "shown": shown, "text": text})
+
+    def record(self, state: BatchState, seat: int, action: int) -> None:
+        """Log the step just taken at table 0: ``seat`` chose ``action``; ``state`` is the state after it."""
+        self.last = []
+        n = self.game.num_players
+        obs = self._observe(state)
+        deal = self._deal_index(obs)
+        rewards = state.rewards[0].astype(float)
+        new_deal = deal != self._deal and not bool(state.terminated[0] | state.truncated[0])
+        events = [] if new_deal else diff_events(self.view, self._obs, obs, n)
+        self._note_shown(events)
+        self._returns += rewards
+        self._deal_returns += rewards
+        self._steps += 1
+        name = self.game.action_name(int(action))
+        self._write({"type": "step", "n": self._steps, "seat": int(seat), "action": int(action), "name": name,
+                     "secret": self.view.is_secret(name), "rewards": rewards.tolist(), "events": events})
+        self._obs = obs
+        if new_deal:
+            self._end_deal()
+            self._start_deal(deal, field_value(self.view.dealer, obs, 0, n))
+        self._finish_if_done(state)
+
+    def _finish_if_done(self, state: BatchState) -> None:
+        if not bool(state.terminated[0] | state.truncated[0]):
+            return
+        self._end_deal()
+        self._write({"type": "result", "returns": self._returns.tolist(), "terminated": bool(state.terminated[0]),
+                     "truncated": bool(state.truncated[0]), "steps": self._steps})
+
+    def log(self) -> GameLog:
+        """The running (or just finished) game as a :class:`GameLog`."""
+        return GameLog(list(self.lines))
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+# ----- reading -------------------------------------------------------------------------------------------------------
+class LogError(ValueError):
+    """A log file that is not a cardgym log, or that does not replay as written."""
+
+
+@dataclasses.dataclass
+class GameLog:
+    """One recorded game: its lines, header first."""
+
+    lines: list[dict[str, Any]]
+
+    def __post_init__(self) -> None:
+        if not self.lines or self.lines[0].get("type") != "game":
+            raise LogError("a game log starts with a 'game' line")
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return self.lines[0]
+
+    @property
+    def steps(self) -> list[dict[str, Any]]:
+        return [line for line in self.lines if line["type"] == "step"]
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The ``result`` line (``None`` for a game cut off before its end)."""
+        return next((line for line in self.lines if line["type"] == "result"), None)
+
+    def actions(self) -> list[int]:
+        return [s["action"] for s in self.steps]
+
+    def make_game(self) -> BatchedGame:
+        from envs.registry import make_game
+
+        h = self.header
+        return make_game(h["game"], num_players=h["num_players"], **h["options"])
+
+    def text(self, unicode: bool = True) -> str:
+        """The game, deal by deal, readably."""
+        h = self.header
+        title = public_view(h["game"]).title or h["game"]
+        deck = h["deck_cards"] if unicode else [_ascii(c) for c in h["deck_cards"]]
+        options = ", ".join(f"{k}={v}" for k, v in h["options"].items())
+        out = [f"{title}, {h['num_players']} players, seed {h['seed']}" + (" (stacked deck)" if h["stacked"] else ""),
+               f"options: {options}",
+               f"deck ({h['deck_note']}):", "  " + " ".join(deck)]
+        if any(h["rewards"]):
+            out.append("while dealing: " + _rewards_text(h["rewards"]))
+        for line in self.lines[1:]:
+            kind = line["type"]
+            if kind == "deal":
+                dealer = "" if line["dealer"] is None else f" — dealer {seat_name(line['dealer'])}"
+                out.append(f"\n=== deal {line['deal'] + 1}{dealer} ===")
+                out += [f"    {e['text']}" for e in line["events"]]
+            elif kind == "step":
+                out.append(f"{line['n']:>4}. {seat_name(line['seat'])}: {line['name']}")
+                out += [f"        {e['text']}" for e in line["events"]]
+                if any(line["rewards"]):
+                    out.append(f"        rewards: {_rewards_text(line['rewards'])}")
+            elif kind == "deal_end":
+                out.append(f"--- deal {line['deal'] + 1} over: {line['text']}")
+                out += [f"    {seat_name(int(s))} showed {cards_text(c)}" for s, c in line["shown"].items()]
+            elif kind == "result":
+                end = "terminated" if line["terminated"] else "truncated" if line["truncated"] else "stopped"
+                out.append(f"\nresult after {line['steps']} decisions ({end}): {_rewards_text(line['returns'], True)}")
+        if self.result is None:
+            out.append("\n(the log stops before the end of the game)")
+        text = "\n".join(out)
+        return text if unicode else _ascii(text)
+
+    def _repr_html_(self) -> str:
+        from envs.html import log_html
+
+        return log_html(self)
+
+
+def _ascii(text: str) -> str:
+    for sym, letter in zip("♣♦♥♠", "cdhs", strict=True):
+        text = text.replace(sym, letter)
+    return text.replace("−", "-").replace("→", "->").replace("—", "-").replace("↔", "<->")
+
+
+def _rewards_text(rewards: list[float], all_seats: bool = False) -> str:
+    return ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(rewards) if all_seats or r)
+
+
+def iter_games(lines: list[dict[str, Any]]) -> Iterator[GameLog]:
+    start = None
+    for i, line in enumerate(lines):
+        if line.get("type") == "game":
+            if start is not None:
+                yield GameLog(lines[start:i])
+            start = i
+    if start is not None:
+        yield GameLog(lines[start:])
+
+
+def read_log(path: str | Path) -> list[GameLog]:
+    """The games of a log file, in order."""
+    lines = []
+    for k, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if raw.strip():
+            try:
+                lines.append(json.loads(raw))
+            except json.JSONDecodeError as e:
+                raise LogError(f"{path}, line {k}: not JSON ({e.msg})") from None
+    if not lines or lines[0].get("type") != "game":
+        raise LogError(f"{path}: not a cardgym game log (the first line must be a 'game' header)")
+    return list(iter_games(lines))
+
+
+def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
+    """Play ``log`` again on a fresh table: stacked first deck and dealer, then every logged action.
+
+    Returns the game, the final state and the rewards of each step; raises :class:`LogError` when a logged seat,
+    action or reward does not match what the game does."""
+    h = log.header
+    game = log.make_game()
+    state = game.init(h["seed"], batch_size=1, decks=np.asarray(h["deck"])[None, :],
+                      dealers=np.asarray([h["dealer"]]))
+    if not np.allclose(state.rewards[0], h["rewards"]):
+        raise LogError(f"the deal's rewards {state.rewards[0].tolist()} differ from the log's {h['rewards']}")
+    rewards = []
+    for s in log.steps:
+        if int(state.current_player[0]) != s["seat"]:
+            raise LogError(f"step {s['n']}: the log has {seat_name(s['seat'])} to act, the game "
+                           f"{seat_name(int(state.current_player[0]))}")
+        game.step(state, np.asarray([s["action"]]))
+        if not np.allclose(state.rewards[0], s["rewards"]):
+            raise LogError(f"step {s['n']}: rewards {state.rewards[0].tolist()} differ from the log's {s['rewards']}")
+        rewards.append(state.rewards[0].copy())
+    return game, state, rewards

@@ -1,0 +1,192 @@
+"""Game logs (envs/gamelog.py): recording through the AEC face, exact replay for every game, public events only."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from envs.aec import CardGymEnv
+from envs.core.cards import card_str
+from envs.gamelog import GameRecorder, LogError, diff_events, public_view, read_log, replay
+from envs.registry import make_game
+from training.cli import main as cli_main
+
+# (game, players, options): every game, small and large tables, multi-deal episodes.
+CASES = [
+    ("tripoli", 2, {}),
+    ("tripoli", 5, {}),
+    ("tripoli", 4, {"num_deals": 3}),
+    ("triolet", 3, {}),
+    ("triolet", 6, {"max_turns": 200}),
+    ("triolet", 4, {"faceup_sets": True, "max_turns": 60}),
+    ("flipflop", 2, {}),
+    ("flipflop", 5, {}),
+    ("flipflop", 3, {"num_deals": 4}),
+]
+IDS = [f"{g}-{n}p-{'-'.join(f'{k}{v}' for k, v in o.items()) or 'default'}" for g, n, o in CASES]
+EPISODES = 3
+
+
+def play_random(env: CardGymEnv, seed: int, rng: np.random.Generator, options: dict | None = None) -> list:
+    """One random game on ``env``; returns the core's rewards of every step."""
+    env.reset(seed=seed, options=options)
+    rewards = []
+    while not bool(env.state_.done[0]):
+        env.step(int(rng.choice(env.legal_actions())))
+        rewards.append(env.state_.rewards[0].copy())
+    return rewards
+
+
+def same_state(a, b) -> bool:
+    # Tripoli keeps the stacked first deck in ``decks`` (-1 when the deal was shuffled from the seed); a replay is
+    # dealt from the logged deck, so that record differs while the game is the same.
+    return all(np.array_equal(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
+               if f.name != "decks")
+
+
+@pytest.mark.parametrize(("name", "n", "options"), CASES, ids=IDS)
+def test_log_replays_every_game_exactly(tmp_path, name, n, options):
+    game = make_game(name, n, **options)
+    path = tmp_path / "games.jsonl"
+    env = CardGymEnv(game, log_path=path)
+    rng = np.random.default_rng(n)
+    runs = []
+    for ep in range(EPISODES):
+        rewards = play_random(env, 100 + ep, rng)
+        runs.append((rewards, env.state_.copy(), dict(env._cumulative_rewards)))
+    env.close()
+    logs = read_log(path)
+    assert len(logs) == EPISODES
+    for log, (rewards, final, _cum) in zip(logs, runs, strict=True):
+        h = log.header
+        assert (h["game"], h["num_players"]) == (name, n)
+        assert {k: h["options"][k] for k in options} == options
+        assert sorted(h["deck"]) == list(range(game.deck_size_for()))
+        assert len(h["deck_cards"]) == len(h["deck"]) and "hidden cards included" in h["deck_note"]
+        assert [s["name"] for s in log.steps] == [game.action_name(a) for a in log.actions()]
+        replayed_game, state, replayed = replay(log)
+        assert len(replayed) == len(rewards)
+        assert all(np.array_equal(a, b) for a, b in zip(replayed, rewards, strict=True))
+        assert same_state(state, final)
+        for seat in range(n):
+            assert np.array_equal(replayed_game.observe(state, seat), game.observe(final, seat))
+        result = log.result
+        assert result is not None and result["steps"] == len(rewards)
+        assert result["terminated"] == bool(final.terminated[0]) and result["truncated"] == bool(final.truncated[0])
+        total = np.asarray(h["rewards"]) + np.sum(rewards, axis=0)
+        assert np.allclose(result["returns"], total)
+        ends = [line for line in log.lines if line["type"] == "deal_end"]
+        assert np.allclose(np.sum([e["returns"] for e in ends], axis=0), total)
+        assert log.lines[-1]["type"] == "result"
+
+
+@pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
+def test_stacked_deck_and_dealer_are_logged_as_given(tmp_path, name):
+    game = make_game(name, 4)
+    deck = np.random.default_rng(7).permutation(game.deck_size_for())
+    env = CardGymEnv(game, log_path=tmp_path / "g.jsonl")
+    play_random(env, 5, np.random.default_rng(0), options={"deck": deck.tolist(), "dealer": 2})
+    env.close()
+    (log,) = read_log(tmp_path / "g.jsonl")
+    assert log.header["stacked"] and log.header["deck"] == deck.tolist() and log.header["dealer"] == 2
+    _, state, _ = replay(log)
+    assert same_state(state, env.state_)
+
+
+def test_multi_deal_log_has_each_deal():
+    game = make_game("tripoli", 3, num_deals=3)
+    env = CardGymEnv(game)
+    env.recorder = GameRecorder(None)  # in memory
+    play_random(env, 1, np.random.default_rng(1))
+    log = env.recorder.log()
+    deals = [line["deal"] for line in log.lines if line["type"] == "deal"]
+    ends = [line["deal"] for line in log.lines if line["type"] == "deal_end"]
+    assert deals == ends == list(range(int(env.state_.deal[0]) + 1))
+    assert len(deals) >= 3  # three deals and T28's final round
+    text = log.text()
+    for d in deals:
+        assert f"=== deal {d + 1}" in text and f"--- deal {d + 1} over" in text
+
+
+@pytest.mark.parametrize(("name", "n"), [("tripoli", 4), ("triolet", 4), ("flipflop", 3)])
+def test_events_are_public_the_same_seen_from_every_seat(name, n):
+    """Events come only from public fields: computed from any seat's observation they are the same (and so hold
+    no card hidden from any seat)."""
+    game = make_game(name, n)
+    view = public_view(name)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(40):
+        if checked > 10:
+            break
+        state = game.init(seed, 1)
+        while not state.done[0]:
+            before = [game.observe(state, s)[0] for s in range(n)]
+            game.step(state, np.asarray([rng.choice(np.flatnonzero(state.legal_action_mask[0]))]))
+            after = [game.observe(state, s)[0] for s in range(n)]
+            events = [diff_events(view, before[s], after[s], n, viewer=s) for s in range(n)]
+            assert all(e == events[0] for e in events[1:])
+            checked += bool(events[0])
+    assert checked > 10
+
+
+def test_events_never_name_a_hidden_card():
+    """Tripoli at the start of a deal: no card is public, so the deal's first events name none; the selected poker
+    cards stay out of the log until the showdown (the secret selection is marked as such)."""
+    game = make_game("tripoli", 4)
+    env = CardGymEnv(game)
+    env.recorder = GameRecorder(None)
+    play_random(env, 11, np.random.default_rng(2))
+    log = env.recorder.log()
+    assert log.lines[1]["type"] == "deal" and log.lines[1]["events"] == []
+    hand_cards = {card_str(c, True) for c in range(52)}
+    for step in log.steps:
+        assert step["secret"] == step["name"].startswith("select ")
+        for e in step["events"]:
+            if e["field"] not in ("shown", "played_by"):  # the only card fields Tripoli makes public
+                assert not any(c in e["text"].split() for c in hand_cards), e
+
+
+def test_text_and_cli_replay(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    env = CardGymEnv(make_game("flipflop", 3, num_deals=2), log_path=path)
+    play_random(env, 4, np.random.default_rng(4))
+    play_random(env, 5, np.random.default_rng(5))
+    env.close()
+    cli_main(["replay", str(path), "--verify"])
+    out = capsys.readouterr().out
+    assert "game 1 of 2" in out and "game 2 of 2" in out and out.count("verified") == 2
+    assert "=== deal 1" in out and "result after" in out
+    logs = read_log(path)
+    for step in logs[0].steps:
+        assert step["name"] in out
+    cli_main(["replay", str(path), "--game", "2", "--ascii"])
+    out = capsys.readouterr().out
+    assert "game 1 of 2" not in out and "♠" not in out and "♥" not in out
+
+
+def test_bad_logs_are_refused(tmp_path, capsys):
+    path = tmp_path / "g.jsonl"
+    env = CardGymEnv(make_game("triolet", 3), log_path=path)
+    play_random(env, 1, np.random.default_rng(1))
+    env.close()
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    step = next(i for i, x in enumerate(lines) if x["type"] == "step")
+    lines[step]["seat"] = (lines[step]["seat"] + 1) % 3
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    with pytest.raises(LogError, match="to act"):
+        replay(read_log(bad)[0])
+    with pytest.raises(SystemExit) as e:
+        cli_main(["replay", str(bad), "--verify"])
+    assert e.value.code == 2 and "to act" in capsys.readouterr().err
+    not_log = tmp_path / "x.jsonl"
+    not_log.write_text('{"type": "step"}\n')
+    with pytest.raises(LogError, match="not a cardgym game log"):
+        read_log(not_log)
+    not_log.write_text("hello\n")
+    with pytest.raises(LogError, match="not JSON"):
+        read_log(not_log)

@@ -1,0 +1,226 @@
+"""``cardgym play``: play one seat of a game in the terminal against bots.
+
+    cardgym play tripoli --players 4 --opponents heuristic --seat 0 --seed 7 --deals 2 --log game.jsonl
+    cardgym play triolet --players 5 --opponents random heuristic random random
+    cardgym play flipflop --players 3 --opponents random --option num_deals=3
+
+You see what your seat may know — your hand, the public cards, chips and who is to act, never a hidden card — and
+your legal actions, numbered: type the number or the action's name (``select 10♦``, ``select Td`` and ``select 10d``
+are the same; suits may be written c d h s). Bad input is answered with a hint and changes nothing; ``?`` shows the
+table again, ``q`` quits. The bots' moves and every public event are printed as they happen, and a summary closes
+each deal. ``--deals K`` plays K episodes in a row (game ``k`` uses seed ``seed + k``); a game option such as
+``num_deals=3`` makes each episode several deals. ``--log FILE`` records the games (``cardgym replay FILE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from agents.registry import SPEC_HELP, make_agent
+from envs.aec import CardGymEnv
+from envs.gamelog import GameRecorder, cards_text, public_view, seat_name
+from envs.registry import GAME_CLASSES, make_game
+from training.cmd_eval import parse_options
+
+UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "points"}
+"""What a game's rewards count, for the summaries."""
+QUIT = ("q", "quit", "exit")
+SHOW = ("?", "help", "h")
+
+
+class Quit(Exception):
+    """The human asked to stop (``q`` or end of input)."""
+
+
+def normalise(text: str) -> str:
+    """An action name or typed text reduced for matching: lower case, suits as letters, ``10`` as ``t``, no spaces
+    or punctuation (``"select 10♦"`` and ``"Select Td"`` both give ``"selecttd"``)."""
+    text = text.lower()
+    for sym, letter in zip("♣♦♥♠", "cdhs", strict=True):
+        text = text.replace(sym, letter)
+    return re.sub(r"[^a-z0-9]", "", text.replace("10", "t"))
+
+
+def parse_choice(text: str, legal: list[int], names: list[str]) -> int | str:
+    """The action id chosen by ``text`` (a number 1..len(legal) or a legal action's name), or a hint (a ``str``)
+    saying what to type instead."""
+    text = text.strip()
+    hint = (f"type a number from 1 to {len(legal)} or an action name such as '{names[0]}' "
+            "('?' shows the table, 'q' quits)")
+    if not text:
+        return f"Please choose an action: {hint}."
+    if text.isdigit():
+        k = int(text)
+        if 1 <= k <= len(legal):
+            return legal[k - 1]
+        return f"{k} is not one of your options: {hint}."
+    wanted = normalise(text)
+    matches = [a for a, name in zip(legal, names, strict=True) if normalise(name) == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    return f"'{text}' is not one of your options: {hint}."
+
+
+class TerminalGame:
+    """One human seat against bots on a :class:`CardGymEnv`; output through ``out``, input through ``ask``."""
+
+    def __init__(self, env: CardGymEnv, seat: int, bots: dict[int, Any], seed: int | None, unicode: bool = True,
+                 out: Callable[[str], None] = print, ask: Callable[[str], str] = input) -> None:
+        self.env, self.game, self.seat, self.bots = env, env.game, seat, bots
+        self.rng = np.random.default_rng(seed)
+        self.unicode, self.out, self.ask = unicode, out, ask
+        self.unit = UNITS.get(self.game.name, "points")
+        self.totals = np.zeros(self.game.num_players)
+        self.view = public_view(self.game.name)
+
+    def _text(self, text: str) -> str:
+        if self.unicode:
+            return text
+        for sym, letter in zip("♣♦♥♠", "cdhs", strict=True):
+            text = text.replace(sym, letter)
+        return text.replace("−", "-").replace("→", "->").replace("—", "-").replace("↔", "<->").replace("◀", "<")
+
+    def say(self, text: str) -> None:
+        self.out(self._text(text))
+
+    def who(self, seat: int) -> str:
+        return seat_name(seat) + (" (you)" if seat == self.seat else "")
+
+    # ----- reporting what the recorder saw ---------------------------------------------------------------------------
+    def report(self) -> None:
+        for line in self.env.recorder.last:
+            kind = line["type"]
+            if kind == "game" and any(line["rewards"]):
+                self.say(f"{self.unit} while dealing: "
+                         + ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(line["rewards"]) if r))
+            elif kind == "deal":
+                dealer = "" if line["dealer"] is None else f", dealer {self.who(line['dealer'])}"
+                self.say(f"\n=== Deal {line['deal'] + 1}{dealer} ===")
+                for e in line["events"]:
+                    self.say(f"    {e['text']}")
+            elif kind == "step":
+                name = line["name"] if line["seat"] == self.seat else self.view.public_action_name(line["name"])
+                self.say(f"{self.who(line['seat'])}: {name}")
+                for e in line["events"]:
+                    self.say(f"    {e['text']}")
+                paid = ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(line["rewards"]) if r)
+                if paid:
+                    self.say(f"    {self.unit}: {paid}")
+            elif kind == "deal_end":
+                self.say(f"\n--- Summary of deal {line['deal'] + 1}: {self.unit} won this deal ---")
+                for s, r in enumerate(line["returns"]):
+                    self.say(f"    {self.who(s):<16} {r:+g}")
+                if line["shown"]:
+                    self.say("    cards shown:")
+                    for s, cards in line["shown"].items():
+                        self.say(f"      {self.who(int(s)):<16} {cards_text(cards)}")
+            elif kind == "result":
+                end = "" if line["terminated"] else " (cut off at the turn limit)" if line["truncated"] else ""
+                self.totals += np.asarray(line["returns"])
+                self.say(f"\n*** Game over{end}: {self.unit} per seat ***")
+                for s, r in enumerate(line["returns"]):
+                    self.say(f"    {self.who(s):<16} {r:+g}")
+
+    # ----- the human's turn ------------------------------------------------------------------------------------------
+    def show_table(self, legal: list[int]) -> None:
+        self.say(f"\n------ {seat_name(self.seat)}, your turn ------")
+        self.say(self.game.render_table(self.env.state_, 0, self.seat, unicode=self.unicode))
+        self.say("Your options:")
+        for k, a in enumerate(legal, 1):
+            self.say(f"  {k:>2}) {self.game.action_name(a)}")
+
+    def human_action(self) -> int:
+        legal = self.env.legal_actions()
+        names = [self.game.action_name(a) for a in legal]
+        self.show_table(legal)
+        while True:
+            try:
+                text = self.ask(self._text(f"Your move (1-{len(legal)}, a name, ? or q): "))
+            except EOFError:
+                raise Quit from None
+            if text.strip().lower() in QUIT:
+                raise Quit
+            if text.strip().lower() in SHOW:
+                self.show_table(legal)
+                continue
+            choice = parse_choice(text, legal, names)
+            if isinstance(choice, int):
+                return choice
+            self.say(choice)
+
+    def bot_action(self, seat: int) -> int:
+        agent = self.env.possible_agents[seat]
+        obs = self.env.observe(agent)["observation"][None, :]
+        mask = self.env.state_.legal_action_mask[:1].astype(bool)
+        return int(np.asarray(self.bots[seat].act(obs, mask, self.rng))[0])
+
+    def play(self, seed: int | None) -> None:
+        """One episode."""
+        self.env.reset(seed=seed)
+        self.report()
+        while not bool(self.env.state_.done[0]):
+            seat = int(self.env.state_.current_player[0])
+            action = self.human_action() if seat == self.seat else self.bot_action(seat)
+            self.env.step(action)
+            self.report()
+
+
+def run(args: argparse.Namespace) -> None:
+    try:
+        options = parse_options(args.game, args.option or [])
+        game = make_game(args.game, num_players=args.players, **options)
+        if not 0 <= args.seat < game.num_players:
+            raise ValueError(f"--seat must be a seat 0..{game.num_players - 1}, got {args.seat}")
+        others = [s for s in range(game.num_players) if s != args.seat]
+        specs = args.opponents if len(args.opponents) > 1 else args.opponents * len(others)
+        if len(specs) != len(others):
+            raise ValueError(f"give one opponent for all bots or one per bot ({len(others)}), got {len(specs)}")
+        bots = {s: make_agent(spec, game) for s, spec in zip(others, specs, strict=True)}
+        if args.deals < 1:
+            raise ValueError(f"--deals must be at least 1, got {args.deals}")
+    except ValueError as e:
+        print(f"cardgym play: error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    env = CardGymEnv(game)
+    env.recorder = GameRecorder(args.log)
+    tg = TerminalGame(env, args.seat, bots, args.seed, unicode=not args.ascii)
+    tg.say(f"{game.name}, {game.num_players} players: you are {seat_name(args.seat)}; "
+           + ", ".join(f"{seat_name(s)} is {spec}" for s, spec in zip(others, specs, strict=True)))
+    played = 0
+    try:
+        for k in range(args.deals):
+            if args.deals > 1:
+                tg.say(f"\n######## Game {k + 1} of {args.deals} ########")
+            tg.play(None if args.seed is None else args.seed + k)
+            played += 1
+    except Quit:
+        tg.say("\nYou left the table.")
+    finally:
+        env.close()
+    if played > 1:
+        tg.say(f"\nTotal over {played} games ({tg.unit}): "
+               + ", ".join(f"{tg.who(s)} {r:+g}" for s, r in enumerate(tg.totals)))
+    if args.log:
+        tg.say(f"Game log written to {args.log} (cardgym replay {args.log})")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game", choices=sorted(GAME_CLASSES))
+    p.add_argument("--players", type=int, default=4, help="table size (default 4)")
+    p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
+                   help=f"the bots: one spec for all, or one per other seat ({SPEC_HELP}; default heuristic)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the first game (default: random)")
+    p.add_argument("--deals", type=int, default=1, help="episodes to play in a row (default 1)")
+    p.add_argument("--log", default=None, metavar="FILE", help="record the games as JSON Lines")
+    p.add_argument("--ascii", action="store_true", help="suits as letters c d h s instead of symbols")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
+    p.set_defaults(func=run)
