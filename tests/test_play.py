@@ -1,0 +1,115 @@
+"""``cardgym play`` driven as a user would: the real command in a pseudo-terminal (pexpect), scripted answers."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from envs.gamelog import read_log, replay
+from training.cli import main as cli_main
+from training.cmd_play import normalise, parse_choice
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDGYM = Path(sys.executable).with_name("cardgym")
+PROMPT = r"Your move \(1-(\d+), a name, \? or q\): "
+OPTION_1 = re.compile(r"^\s+1\) (.+?)\r?$", re.M)
+
+
+def ascii_name(name: str) -> str:
+    """How a user without suit symbols types an action name: ``select 10♦`` → ``SELECT Td``."""
+    for sym, letter in zip("♣♦♥♠", "cdhs", strict=True):
+        name = name.replace(sym, letter)
+    return re.sub(r"\b10([cdhs])", r"T\1", name).upper()
+
+
+def drive(args: list[str], answers: list[str] | None = None, by_name: bool = False) -> tuple[int, str, list[int]]:
+    """Run ``cardgym play ARGS``; at each prompt type the next scripted answer, then the first legal option (its
+    number, or with ``by_name`` its name typed in ASCII). Returns the exit status, the whole output and the number
+    of options shown at each prompt."""
+    assert CARDGYM.exists(), f"{CARDGYM} not installed (pip install -e .)"
+    child = pexpect.spawn(str(CARDGYM), ["play", *args], cwd=str(ROOT), encoding="utf-8", timeout=60,
+                          dimensions=(50, 200))
+    out = io.StringIO()
+    child.logfile_read = out
+    answers = list(answers or [])
+    shown = []
+    while child.expect([PROMPT, pexpect.EOF]) == 0:
+        shown.append(int(child.match.group(1)))
+        if answers:
+            child.sendline(answers.pop(0))
+        elif by_name:
+            child.sendline(ascii_name(OPTION_1.findall(child.before)[-1]))
+        else:
+            child.sendline("1")
+    child.close()
+    return child.exitstatus, out.getvalue().replace("\r\n", "\n"), shown
+
+
+def test_play_tripoli_whole_game_bad_input_hint_and_summary(tmp_path):
+    log = tmp_path / "game.jsonl"
+    status, out, shown = drive(["tripoli", "--players", "4", "--opponents", "heuristic", "--seat", "0", "--seed",
+                                "3", "--log", str(log)], answers=["xyz", "99", "", "1"])
+    assert status == 0, out
+    # The bad answers were refused with a hint, and the same choice was asked again (nothing changed).
+    assert "'xyz' is not one of your options: type a number from 1 to" in out
+    assert "99 is not one of your options" in out and "Please choose an action" in out
+    assert shown[0] == shown[1] == shown[2] == shown[3]
+    # Only player_0's view: the bots' secret poker selections are not shown, the table is seen by player_0.
+    assert "your hand (player_0)" in out
+    assert re.search(r"player_[123]: select [^(]", out) is None and "select (hidden)" in out
+    assert "Summary of deal 1: chips won this deal" in out and "*** Game over" in out
+    summary = out[out.index("Summary of deal 1"):]
+    assert all(f"player_{s}" in summary for s in range(4)) and "player_0 (you)" in summary
+    # The log holds the game exactly: every accepted answer is one of player_0's steps, and it replays.
+    (game,) = read_log(log)
+    assert sum(s["seat"] == 0 for s in game.steps) == len(shown) - 3
+    replay(game)
+    assert game.result is not None
+
+
+@pytest.mark.parametrize(("game", "players"), [("triolet", 4), ("flipflop", 3)])
+def test_play_whole_game_typing_action_names(game, players):
+    status, out, shown = drive([game, "--players", str(players), "--opponents", "heuristic", "--seed", "1"],
+                               by_name=True)
+    assert status == 0, out
+    assert shown and "is not one of your options" not in out  # every typed name was understood
+    assert "Summary of deal 1" in out and "*** Game over" in out
+
+
+def test_play_several_games_in_a_row_and_random_opponents():
+    status, out, _ = drive(["flipflop", "--players", "2", "--opponents", "random", "--seed", "5", "--deals", "2",
+                            "--seat", "1"])
+    assert status == 0, out
+    assert "Game 2 of 2" in out and "Total over 2 games" in out and "you are player_1" in out
+
+
+def test_play_quit_leaves_the_table():
+    status, out, _ = drive(["triolet", "--players", "3", "--opponents", "random", "--seed", "2"], answers=["q"])
+    assert status == 0 and "You left the table." in out and "Game over" not in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["tripoli", "--players", "4", "--seat", "4"], "--seat must be a seat 0..3"),
+    (["tripoli", "--players", "12"], "num_players=12 is not allowed"),
+    (["triolet", "--opponents", "nobody"], "unknown agent 'nobody'"),
+    (["tripoli", "--opponents", "random", "random"], "one opponent for all bots or one per bot (3)"),
+    (["flipflop", "--option", "colour=blue"], "colour"),
+])
+def test_play_bad_arguments_are_explained(args, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli_main(["play", *args])
+    assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_names_typed_in_ascii_or_symbols_match():
+    assert normalise("select 10♦") == normalise("Select Td") == normalise("select 10d")
+    assert normalise("swap hand K♦ ↔ face-up 4♣") == normalise("swap hand kd <-> face-up 4c")
+    legal, names = [7, 9], ["bid 1", "bid 10"]
+    assert parse_choice("2", legal, names) == 9
+    assert parse_choice("BID 10", legal, names) == 9
+    assert isinstance(parse_choice("3", legal, names), str) and isinstance(parse_choice("bid 2", legal, names), str)
