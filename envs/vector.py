@@ -1,0 +1,247 @@
+"""The batched training face: many tables of one game core as a single-agent SB3 ``VecEnv`` (no subprocesses).
+
+``CardVecEnv(game, num_tables, opponents)`` runs ``num_tables`` tables of a :class:`~envs.core.game.BatchedGame` at
+once. At each table one seat is the *learner* (drawn from the table's seed); every other seat is played inside the
+env by an opponent agent (batched ``act``), so the learner sees only its own turns:
+
+- ``reset()`` / ``step_wait()`` return ``(num_tables, observation_size)`` float32 observations of the learner's
+  seat, every table waiting on the learner's decision; ``action_masks()`` returns the whole ``(num_tables,
+  num_actions)`` legal mask at once (sb3-contrib ``MaskablePPO``).
+- The reward of a step is the learner's chip change since its previous decision: its own move, the opponents' moves
+  up to its next turn, the end of the deal, and for the first decision of a deal the chips moved while dealing
+  (the ante). An episode's return is therefore exactly the learner's chip change over the game episode.
+- Finished tables are dealt again at once with fresh seeds from a counter (``seed * 2**32 + k`` for the k-th
+  table dealt), as SB3 expects; the last observation is in ``infos[i]["terminal_observation"]`` and the episode's
+  chips and decisions in ``infos[i]["episode"]`` (``{"r", "l", "t"}``, read by SB3's logger). A deal that ends
+  before the learner has a decision teaches nothing: it is dealt again and counted in ``skipped_deals``.
+- Opponents come from a pool (``set_opponents(agents, weights)``): each opponent seat of a newly dealt table draws
+  one agent of the pool with probability proportional to its weight (from the table's seed), so one table can mix,
+  e.g., two heuristics and a frozen snapshot of the learner. A pool change applies to tables dealt afterwards.
+- Observations are the core's, unscaled (the PPO policy scales them itself: :class:`agents.ppo.SymlogFeatures`, so
+  a saved model carries its scaling). ``reward_scale`` multiplies the rewards handed to the learner
+  (``infos[..]["episode"]["r"]`` stays in chips).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
+
+from agents.base import Agent
+from envs.core.game import BatchedGame, BatchState, IllegalActionError
+from envs.core.rng import hash_u64, uniform_ints
+
+STREAM_LEARNER_SEAT = 101
+"""Random stream (envs.core.rng) of the learner's seat at a table."""
+STREAM_OPPONENT = 102
+"""Random stream of the pool draw of each opponent seat."""
+MAX_REDEALS = 1000
+"""Deals in a row without a learner decision after which the env gives up (a game where the learner never acts)."""
+
+
+def step_tables(game: BatchedGame, state: BatchState, idx: np.ndarray, actions: np.ndarray) -> None:
+    """Play ``actions`` at tables ``idx`` only (the others keep waiting), with the same legality check as
+    :meth:`BatchedGame.step`; ``state.rewards`` rows ``idx`` then hold this step's rewards."""
+    actions = np.asarray(actions, dtype=np.int64)
+    ok = (actions >= 0) & (actions < game.num_actions)
+    ok[ok] = state.legal_action_mask[idx[ok], actions[ok]]
+    if not ok.all():
+        b = int(idx[np.flatnonzero(~ok)[0]])
+        legal = ", ".join(game.action_name(int(a)) for a in np.flatnonzero(state.legal_action_mask[b]))
+        raise IllegalActionError(
+            f"{game.name}: an opponent chose action {int(actions[np.flatnonzero(~ok)[0]])} at table {b}, "
+            f"which is not legal; legal actions: {legal}"
+        )
+    state.rewards[idx] = 0.0
+    game._step(state, idx, actions)  # the subset form of BatchedGame.step (inputs checked above)
+
+
+class CardVecEnv(VecEnv):
+    """``num_tables`` tables of ``game`` with one learner seat each; see the module docstring."""
+
+    render_mode = None
+
+    def __init__(
+        self,
+        game: BatchedGame,
+        num_tables: int,
+        opponents: Agent | Sequence[Agent],
+        weights: Sequence[float] | None = None,
+        seed: int = 0,
+        reward_scale: float = 1.0,
+    ) -> None:
+        if num_tables < 1:
+            raise ValueError(f"num_tables must be at least 1, got {num_tables}")
+        self.game = game
+        self.reward_scale = float(reward_scale)
+        obs_space = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
+        super().__init__(num_tables, obs_space, spaces.Discrete(game.num_actions))
+        self.set_opponents(opponents, weights)
+        self.seed(seed)
+        self.state: BatchState | None = None
+        self.skipped_deals = 0
+        self.episodes = 0
+        self._actions: np.ndarray | None = None
+
+    # ----- opponents -----------------------------------------------------------------------------------------------
+    def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None) -> None:
+        """Replace the opponent pool (applies to tables dealt from now on; seats already drawn keep their index)."""
+        agents = [opponents] if not isinstance(opponents, Sequence) else list(opponents)
+        if not agents:
+            raise ValueError("the opponent pool is empty")
+        w = np.ones(len(agents)) if weights is None else np.asarray(weights, dtype=np.float64)
+        if w.shape != (len(agents),) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"opponent weights must be {len(agents)} non-negative numbers, not all 0; got {weights}")
+        self.opponents = agents
+        self.weights = w / w.sum()
+        self._cum_weights = np.cumsum(self.weights)
+
+    # ----- SB3 VecEnv interface ------------------------------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Set the seed of the next :meth:`reset`: tables get seeds ``seed * 2**32 + k`` (k = 0, 1, ...)."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % 2**31)
+        self._seed = int(seed)
+        self._seeds = [self._seed] * self.num_envs
+        return [self._seed]
+
+    def reset(self) -> VecEnvObs:
+        b = self.num_envs
+        self._counter = 0
+        self._rng = np.random.default_rng(self._seed)
+        self.state = self.game.init(self._next_seeds(b))
+        self.learner = np.zeros(b, np.int64)
+        self.seat_agent = np.zeros((b, self.game.num_players), np.int64)
+        self.pending = np.zeros(b)  # learner's chips not yet handed out as a reward
+        self.ep_return = np.zeros(b)
+        self.ep_length = np.zeros(b, np.int64)
+        self.skipped_deals = 0
+        self.episodes = 0
+        self._t0 = time.perf_counter()
+        self._begin(np.arange(b))
+        return self._observe()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self.state is None or self._actions is None:
+            raise RuntimeError("call reset() before step()")
+        s, all_tables = self.state, np.arange(self.num_envs)
+        self.game.step(s, self._actions)  # every table waits on its learner here
+        self._actions = None
+        self.ep_length += 1
+        self.pending += s.rewards[all_tables, self.learner]
+        self._play_opponents(all_tables)
+        rewards = self.pending.copy()
+        self.ep_return += rewards
+        self.pending[:] = 0.0
+        done_idx = np.flatnonzero(s.done)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if done_idx.size:
+            final = self.game.observe(s.take(done_idx), self.learner[done_idx])
+            elapsed = round(time.perf_counter() - self._t0, 6)
+            for j, b in enumerate(done_idx.tolist()):
+                infos[b] = {
+                    "terminal_observation": final[j],
+                    "TimeLimit.truncated": bool(s.truncated[b] and not s.terminated[b]),
+                    "episode": {"r": float(self.ep_return[b]), "l": int(self.ep_length[b]), "t": elapsed},
+                }
+            self.episodes += done_idx.size
+            self._deal(done_idx)
+        dones = np.zeros(self.num_envs, bool)
+        dones[done_idx] = True
+        return self._observe(), (rewards * self.reward_scale).astype(np.float32), dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_tables, num_actions)`` bool: the learner's legal actions at every table."""
+        return self.state.legal_action_mask.copy()
+
+    def close(self) -> None:
+        self.state = None
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None, **method_kwargs) -> list[Any]:
+        indices = list(self._get_indices(indices))
+        if method_name == "action_masks":  # per-table rows of the one batched mask (sb3-contrib get_action_masks)
+            return list(self.state.legal_action_mask[indices])
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in indices]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def _get_indices(self, indices: VecEnvIndices) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    # ----- tables --------------------------------------------------------------------------------------------------
+    def _next_seeds(self, k: int) -> np.ndarray:
+        seeds = np.uint64(self._seed % 2**32) * np.uint64(2**32) + np.arange(self._counter, self._counter + k,
+                                                                              dtype=np.uint64)
+        self._counter += k
+        return seeds
+
+    def _deal(self, idx: np.ndarray) -> None:
+        """Deal new tables at ``idx`` and play them to the learner's first decision."""
+        self.state.put(idx, self.game.init(self._next_seeds(idx.size)))
+        self._begin(idx)
+
+    def _begin(self, idx: np.ndarray) -> None:
+        """Start the episodes of freshly dealt tables ``idx``: draw seats, collect the deal's rewards, play the
+        opponents; deal again where the deal ended before the learner's first decision."""
+        for _ in range(MAX_REDEALS):
+            s, n = self.state, self.game.num_players
+            seeds = s.seeds[idx]
+            self.learner[idx] = uniform_ints(seeds, STREAM_LEARNER_SEAT, 0, n)
+            u = hash_u64(seeds[:, None], STREAM_OPPONENT, np.arange(n, dtype=np.uint64)[None, :]) >> np.uint64(11)
+            draw = u.astype(np.float64) / float(2**53)
+            self.seat_agent[idx] = np.minimum(np.searchsorted(self._cum_weights, draw, side="right"),
+                                              len(self.opponents) - 1)
+            self.pending[idx] = s.rewards[idx, self.learner[idx]]
+            self.ep_return[idx] = 0.0
+            self.ep_length[idx] = 0
+            self._play_opponents(idx)
+            idx = idx[s.done[idx]]
+            if not idx.size:
+                return
+            self.skipped_deals += idx.size
+            self.state.put(idx, self.game.init(self._next_seeds(idx.size)))
+        raise RuntimeError(f"{self.game.name}: {MAX_REDEALS} deals in a row ended before the learner's first decision")
+
+    def _play_opponents(self, idx: np.ndarray) -> None:
+        """Play the opponents at tables ``idx`` until each waits on its learner or is over; their moves' chips for
+        the learner go to ``pending``."""
+        s = self.state
+        while True:
+            live = idx[~s.done[idx] & (s.current_player[idx] != self.learner[idx])]
+            if not live.size:
+                return
+            seats = s.current_player[live]
+            who = self.seat_agent[live, seats]
+            sub = s if live.size == self.num_envs else s.take(live)
+            obs = self.game.observe(sub, seats)
+            mask = sub.legal_action_mask
+            actions = np.zeros(live.size, np.int64)
+            for k in np.unique(who).tolist():
+                rows = np.flatnonzero(who == k) if len(self.opponents) > 1 else slice(None)
+                actions[rows] = self.opponents[k].act(obs[rows], mask[rows], self._rng)
+            step_tables(self.game, s, live, actions)
+            self.pending[live] += s.rewards[live, self.learner[live]]
+            idx = live
+
+    def _observe(self) -> np.ndarray:
+        return self.game.observe(self.state, self.learner)

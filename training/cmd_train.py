@@ -1,0 +1,90 @@
+"""``cardgym train``: train a MaskablePPO agent on the batched vector env (see :mod:`training.train`).
+
+    cardgym train --game tripoli --players 4 --opponents heuristic --minutes 10 --out runs/tripoli
+    cardgym train --opponents heuristic=3,random=1 --selfplay --steps 5000000 --out runs/mix
+    cardgym train --resume runs/tripoli/checkpoints/step_1000000.zip --minutes 5 --out runs/tripoli
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from agents.registry import SPEC_HELP
+from envs.registry import GAME_CLASSES
+from training.cmd_eval import parse_options
+from training.train_config import TrainConfig
+
+DEFAULTS = TrainConfig()
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """The :class:`TrainConfig` of parsed command-line arguments."""
+    return TrainConfig(
+        game=args.game,
+        players=args.players,
+        options=parse_options(args.game, args.option or []),
+        opponents=args.opponents,
+        selfplay=args.selfplay,
+        total_steps=args.steps,
+        time_budget=args.minutes * 60.0,
+        seed=args.seed,
+        out=args.out if args.out is not None else f"runs/{args.game}",
+        tables=args.tables,
+        eval_every=args.eval_every,
+        eval_deals=args.eval_deals,
+        final_deals=args.final_deals,
+        checkpoint_every=args.checkpoint_every,
+        resume=args.resume,
+        progress=not args.no_progress,
+    )
+
+
+def run(args: argparse.Namespace) -> None:
+    from training.train import train
+
+    try:
+        cfg = config_from_args(args)
+        result = train(cfg)
+    except ValueError as e:  # bad options, opponents, model files: one clear line, exit status 2
+        print(f"cardgym train: error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    print()
+    for final in result["final_results"].values():
+        print(final.table())
+        print()
+    adv = result["advantage_vs_heuristic"]
+    verdict = "beats" if adv["beats_heuristic"] else "does not beat"
+    print(f"advantage over the heuristic in the same seats: {adv['mean']:+.3f} ± {adv['ci95']:.3f} chips/deal "
+          f"({adv['deals']:,} duplicate deals): the agent {verdict} the heuristic")
+    print(f"{result['steps']:,} learner decisions in {result['train_seconds']:.0f} s "
+          f"({result['steps_per_second']:,} /s); model {result['model']}; results, learning_curve.png and "
+          f"TensorBoard logs (tb/) in {cfg.out}")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("train", help="train a MaskablePPO agent (opponents, self-play, evaluation, checkpoints)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", choices=sorted(GAME_CLASSES), default=DEFAULTS.game)
+    p.add_argument("--players", type=int, default=DEFAULTS.players, help="table size (default 4)")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
+    p.add_argument("--opponents", default=DEFAULTS.opponents,
+                   help=f"opponent pool: comma-separated specs ({SPEC_HELP}), each optionally spec=weight, "
+                        "e.g. heuristic=3,random=1 (default heuristic)")
+    p.add_argument("--selfplay", action="store_true",
+                   help="add frozen snapshots of the learner to the pool as its evaluation improves")
+    p.add_argument("--steps", type=int, default=DEFAULTS.total_steps, help="learner decisions to train for")
+    p.add_argument("--minutes", type=float, default=DEFAULTS.time_budget / 60,
+                   help="time budget of the training in minutes (0: none; the final evaluation comes on top)")
+    p.add_argument("--seed", type=int, default=DEFAULTS.seed)
+    p.add_argument("--out", default=None, help="output folder (default runs/GAME)")
+    p.add_argument("--tables", type=int, default=DEFAULTS.tables, help="tables stepped at once")
+    p.add_argument("--eval-every", type=int, default=DEFAULTS.eval_every,
+                   help="learner decisions between evaluations against the heuristic")
+    p.add_argument("--eval-deals", type=int, default=DEFAULTS.eval_deals, help="deals of each periodic evaluation")
+    p.add_argument("--final-deals", type=int, default=DEFAULTS.final_deals, help="deals of each final evaluation")
+    p.add_argument("--checkpoint-every", type=int, default=DEFAULTS.checkpoint_every,
+                   help="learner decisions between checkpoints")
+    p.add_argument("--resume", default=None, metavar="ZIP", help="continue from a checkpoint or model")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
