@@ -459,6 +459,7 @@ class TripoliReference:
         self._poker_won(winners)
 
     def _poker_won(self, winners: list[int]) -> None:
+        self.poker_winners = winners
         if self.final_round:
             self._final_round_paid(winners)
             return
