@@ -149,9 +149,9 @@ class PPOAgent(AgentBase):
     @classmethod
     def snapshot(cls, game: BatchedGame, policy: Any, deterministic: bool = False) -> PPOAgent:
         """A frozen copy of a policy in training (self-play opponents, evaluation during training)."""
-        import copy
-
-        agent = cls(game, policy=copy.deepcopy(policy).to("cpu"), deterministic=deterministic)
+        frozen = type(policy)(**policy._get_constructor_parameters())  # a fresh policy of the same shape ...
+        frozen.load_state_dict(policy.state_dict())  # ... with a copy of the weights
+        agent = cls(game, policy=frozen.to("cpu"), deterministic=deterministic)
         agent.name = "ppo-snapshot"
         return agent
 

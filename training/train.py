@@ -91,8 +91,10 @@ class TrainingCallback(BaseCallback):
     def _on_training_start(self) -> None:
         self.t0 = time.perf_counter()
         self.start_steps = self.num_timesteps
-        self.next_eval = self.num_timesteps + (self.cfg.eval_every if self.curve else 0)
+        self.next_eval = self.num_timesteps + self.cfg.eval_every
         self.next_ckpt = self.num_timesteps + self.cfg.checkpoint_every
+        if not self.curve:  # the first point: the untrained policy
+            self.evaluate()
         if self.cfg.progress:
             from tqdm import tqdm
 
@@ -233,6 +235,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         "train_seconds": round(train_seconds, 1),
         "steps_per_second": round((model.num_timesteps - callback.start_steps) / train_seconds),
         "skipped_deals": env.skipped_deals,
+        "opponent_pool": [getattr(a, "name", type(a).__name__) for a in env.opponents],
         "advantage_vs_heuristic": {"mean": adv, "ci95": half, "deals": cfg.final_deals,
                                    "beats_heuristic": bool(adv - half > 0)},
         "final": {k: v.to_dict() for k, v in final.items()},

@@ -1,0 +1,137 @@
+"""``cardgym train`` end to end at a tiny budget (every game), resume, self-play, and model files refused clearly."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+import torch as th
+
+from agents.ppo import ModelFileError, PPOAgent, load_model, read_metadata
+from agents.registry import make_agent
+from envs.registry import GAME_CLASSES, make_game
+from training.cli import main as cli_main
+from training.evaluate import evaluate
+from training.train import parse_opponents, train
+from training.train_config import TrainConfig
+
+TINY = dict(tables=8, n_steps=8, batch_size=32, n_epochs=1, features_dim=32, net_arch=(16,), time_budget=0,
+            eval_every=64, eval_deals=8, final_deals=8, checkpoint_every=64, progress=False)
+
+
+def tiny(tmp_path, name="run", **kw) -> TrainConfig:
+    return TrainConfig(**{**TINY, "out": str(tmp_path / name), "total_steps": 128, **kw})
+
+
+@pytest.fixture(scope="module")
+def tripoli_run(tmp_path_factory):
+    cfg = tiny(tmp_path_factory.mktemp("train"), opponents="heuristic=3,random=1")
+    return cfg, train(cfg)
+
+
+@pytest.mark.parametrize("game_name", sorted(set(GAME_CLASSES) - {"tripoli"}))
+def test_train_saves_reloads_and_evaluates(tmp_path, game_name):
+    cfg = tiny(tmp_path, game=game_name, players=3)
+    result = train(cfg)
+    _check_run(cfg, result)
+
+
+def test_train_tripoli_saves_reloads_and_evaluates(tripoli_run):
+    _check_run(*tripoli_run)
+
+
+def _check_run(cfg, result):
+    out = __import__("pathlib").Path(cfg.out)
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["steps"] >= cfg.total_steps and saved["model"] == str(out / "model.zip")
+    assert {p["steps"] for p in saved["curve"]} >= {0, 64} and (out / "learning_curve.png").stat().st_size > 1000
+    assert sorted(saved["final"]) == ["heuristic", "random"]
+    assert saved["final"]["heuristic"]["agents"][0]["agent"] == "ppo"
+    assert list((out / "checkpoints").glob("step_*.zip")) and list((out / "tb").iterdir())
+    game = make_game(cfg.game, num_players=cfg.players)
+    agent = make_agent(f"ppo:{out / 'model.zip'}", game)
+    assert isinstance(agent, PPOAgent)
+    res = evaluate(game, [agent] + [make_agent("random", game)] * (cfg.players - 1), deals=6, seed=1)
+    assert np.isfinite(res.mean).all()
+    # the saved policy is the trained one: same logits as the model in memory would give on a real observation
+    obs = game.observe(game.init(5, batch_size=4), np.zeros(4, np.int64))
+    np.testing.assert_allclose(agent.logits(obs), PPOAgent(game, out / "model.zip").logits(obs))
+    meta = read_metadata(out / "model.zip")
+    assert meta["game"] == cfg.game and meta["num_players"] == cfg.players
+    assert meta["observation_size"] == game.observation_size and meta["num_actions"] == game.num_actions
+
+
+def test_resume_continues_from_the_checkpoint(tripoli_run, tmp_path):
+    cfg, _ = tripoli_run
+    ckpt = sorted((__import__("pathlib").Path(cfg.out) / "checkpoints").glob("step_*.zip"))[0]
+    start = read_metadata(ckpt)["num_timesteps"]
+    game = make_game("tripoli")
+    before = load_model(ckpt, game).policy.state_dict()
+    cfg2 = tiny(tmp_path, "resumed", resume=str(ckpt), total_steps=start + 128)
+    result = train(cfg2)
+    assert result["steps"] >= start + 128
+    curve = result["curve"]
+    assert curve[0]["steps"] == 0 and curve[-1]["steps"] >= start + 128  # the checkpoint's curve, continued
+    after = load_model(result["model"], game).policy.state_dict()
+    assert any(not th.equal(before[k], after[k]) for k in before)
+
+
+def test_selfplay_adds_snapshots_to_the_pool(tmp_path):
+    result = train(tiny(tmp_path, selfplay=True, total_steps=192, eval_every=64))
+    assert result["opponent_pool"][0] == "heuristic"
+    assert "ppo-snapshot" in result["opponent_pool"]
+
+
+def test_parse_opponents():
+    game = make_game("tripoli")
+    agents, weights = parse_opponents("heuristic=3, random", game)
+    assert [a.name for a in agents] == ["heuristic", "random"] and weights == [3.0, 1.0]
+    with pytest.raises(ValueError, match="weight"):
+        parse_opponents("heuristic=x", game)
+    with pytest.raises(ValueError, match="unknown agent"):
+        parse_opponents("nobody", game)
+
+
+def test_corrupt_and_mismatched_model_files_are_refused(tripoli_run, tmp_path):
+    cfg, result = tripoli_run
+    model = __import__("pathlib").Path(result["model"])
+    game = make_game("tripoli")
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"not a zip at all" * 10)
+    with pytest.raises(ModelFileError, match="corrupt or not a model zip"):
+        PPOAgent(game, garbage)
+    truncated = tmp_path / "truncated.zip"
+    truncated.write_bytes(model.read_bytes()[: model.stat().st_size // 2])
+    with pytest.raises(ModelFileError, match="corrupt"):
+        PPOAgent(game, truncated)
+    bare = tmp_path / "bare.zip"
+    with zipfile.ZipFile(model) as src, zipfile.ZipFile(bare, "w") as dst:
+        for item in src.namelist():
+            if item != "cardgym.json":
+                dst.writestr(item, src.read(item))
+    with pytest.raises(ModelFileError, match="not a cardgym model"):
+        PPOAgent(game, bare)
+    with pytest.raises(ModelFileError, match="trained for 'tripoli', not 'triolet'"):
+        PPOAgent(make_game("triolet", num_players=4), model)
+    with pytest.raises(ModelFileError, match="action count"):
+        PPOAgent(make_game("tripoli", max_bid=5), model)
+    with pytest.warns(UserWarning, match="trained at 4 players, playing at 6"):
+        PPOAgent(make_game("tripoli", num_players=6), model)
+    with pytest.raises(ModelFileError, match="not found"):
+        PPOAgent(game, tmp_path / "missing.zip")
+
+
+def test_cli_refuses_bad_input_with_one_clear_line(tripoli_run, tmp_path, capsys):
+    garbage = tmp_path / "garbage.zip"
+    garbage.write_bytes(b"\x00" * 100)
+    with pytest.raises(SystemExit) as e:
+        cli_main(["eval", "--agents", f"ppo:{garbage}", "random", "random", "random", "--deals", "4"])
+    assert e.value.code == 2 and "corrupt" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        cli_main(["train", "--opponents", "nobody", "--out", str(tmp_path / "x"), "--steps", "8"])
+    assert e.value.code == 2 and "unknown agent" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        cli_main(["train", "--option", "max_bid=0", "--out", str(tmp_path / "y"), "--steps", "8"])
+    assert e.value.code == 2 and "max_bid" in capsys.readouterr().err
