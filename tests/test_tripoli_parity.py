@@ -305,8 +305,9 @@ def run_parity(
     max_steps: int = 20_000,
 ) -> tuple[int, list[TripoliReference]]:
     """Play the batched core and one reference per table side by side with random legal actions (see
-    :func:`choose_actions`) and compare, at every step and for every unfinished table, the current player, the
-    legal actions, the rewards and termination. Returns the number of decisions played and the finished references."""
+    :func:`choose_actions`) and compare, at every step and for every table, the current player, the legal actions,
+    the rewards, termination and the chips (balances, layout; finished tables must stay finished with zero rewards).
+    Returns the number of decisions played and the finished references."""
     game = TripoliGame(num_players=n, **options)
     config = TripoliConfig(**options)
     action_ids = TripoliActions(config.max_bid, config.bet_limit)
@@ -348,6 +349,12 @@ def run_parity(
             fail(b, step, "terminated", bool(state.terminated[b]), ref.terminated)
         if int(state.current_player[b]) != ref.current_player:
             fail(b, step, "current_player", int(state.current_player[b]), ref.current_player)
+        for what, core_chips, ref_chips in (
+            ("balances", state.balance[b], ref.balances),
+            ("layout", state.layout[b], ref.layout),
+        ):
+            if core_chips.tolist() != ref_chips:
+                fail(b, step, what, core_chips.tolist(), ref_chips)
         if not ref.terminated:
             core_legal = np.flatnonzero(state.legal_action_mask[b]).tolist()
             ref_legal = ref.legal_actions()
