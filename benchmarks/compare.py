@@ -4,8 +4,8 @@
 
 Random legal play on every cardgym core (4 players) at each batch size and through its PettingZoo face, and on the
 anchors of :mod:`benchmarks.anchors` (PettingZoo classic, OpenSpiel, RLCard). Every measurement runs in a fresh
-Python process, one after another, so its peak memory (the child's ``ru_maxrss``, interpreter and libraries
-included) is its own. Every time is process CPU time (``time.process_time``), the clock of
+Python process, one after another, so its peak memory (the child's peak resident set, ``VmHWM``, interpreter and
+libraries included; see :func:`peak_rss`) is its own. Every time is process CPU time (``time.process_time``), the clock of
 :mod:`benchmarks.throughput`, whose ``core_rate`` and ``aec_rate`` measure cardgym: other work on the machine then
 slows the figures little, and the ratios stay fair because all sides use the same clock.
 
@@ -33,6 +33,7 @@ import dataclasses
 import importlib.metadata
 import importlib.util
 import json
+import os
 import platform
 import resource
 import subprocess
@@ -58,22 +59,22 @@ VERSIONED = ("numpy", "pettingzoo", "open_spiel", "rlcard", "gymnasium")
 # ----- one measurement (runs in the child process) -------------------------------------------------------------------
 def _measure_here(spec: dict[str, Any], seconds: float) -> dict[str, Any]:
     """Measure ``spec`` in this process: rates and peak memory, or why it could not be measured."""
-    try:
-        if spec["kind"] == "core":
-            from benchmarks.throughput import core_rate
-            from envs.registry import make_game
+    if spec["kind"] == "core":
+        from benchmarks.throughput import core_rate
+        from envs.registry import make_game
 
-            step, observe = core_rate(make_game(spec["game"], num_players=PLAYERS), spec["batch"], seconds)
-            out = {"step_per_s": step, "observe_per_s": observe, "decisions_per_s": 1 / (1 / step + 1 / observe)}
-        elif spec["kind"] == "aec":
-            from benchmarks.throughput import aec_rate
+        step, observe = core_rate(make_game(spec["game"], num_players=PLAYERS), spec["batch"], seconds)
+        out = {"step_per_s": step, "observe_per_s": observe, "decisions_per_s": 1 / (1 / step + 1 / observe)}
+    elif spec["kind"] == "aec":
+        from benchmarks.throughput import aec_rate
 
-            out = {"steps_per_s": aec_rate(spec["game"], PLAYERS, seconds)}
-        else:
+        out = {"steps_per_s": aec_rate(spec["game"], PLAYERS, seconds)}
+    else:
+        try:
             decisions, games = ANCHORS[spec["anchor"]].measure(seconds, 0)
-            out = {"decisions_per_s": decisions, "games_per_s": games}
-    except ModuleNotFoundError as err:
-        return {"status": "not installed", "detail": f"no module {err.name!r}"}
+        except ModuleNotFoundError as err:  # a library the anchor imports needs a module that is not installed
+            return {"status": "not installed", "detail": f"no module {err.name!r}"}
+        out = {"decisions_per_s": decisions, "games_per_s": games}
     out["peak_rss_bytes"] = peak_rss()
     out["status"] = "ok"
     return out
@@ -220,6 +221,7 @@ def machine() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "versions": versions,
         "clock": "process CPU time (time.process_time), one fresh process per measurement",
+        "load_average": [round(x, 1) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None,
     }
 
 
@@ -240,7 +242,8 @@ def report(result: dict[str, Any]) -> str:
     lines = [
         f"cardgym vs anchors, random legal play, {m['date']}, {m['cpu']}, {m['python']}",
         "versions: " + ", ".join(f"{k} {v or 'not installed'}" for k, v in m["versions"].items()),
-        f"clock: {m['clock']}; {result['seconds']} s per measurement; cardgym at {result['players']} players",
+        f"clock: {m['clock']}; {result['seconds']} s per measurement; cardgym at {result['players']} players; "
+        f"load average at the end {m['load_average']}",
         "",
         f"{'system':<13} {'game':<16} {'batch':>6} {'decisions/s':>12} {'step only':>12} {'games/s':>11}"
         f" {'peak MiB':>9}",

@@ -116,3 +116,12 @@ def test_measured_memory_is_the_peak_growth_per_table():
     assert mem["peak_bytes_per_table"] == 8_000
     assert mem["max_batch_4gib_measured"] == (4 * 2**30 - 50 * 2**20) // 8_000
     assert compare.measured_memory(rows[:1], "tripoli") is None
+
+
+def test_anchor_whose_library_lacks_a_module_is_not_installed(monkeypatch):
+    def needs_more(seconds: float, seed: int = 0) -> tuple[float, float]:
+        raise ModuleNotFoundError("No module named 'a_dependency'", name="a_dependency")
+
+    monkeypatch.setitem(ANCHORS, FAKE, Anchor("Nowhere", "no_game", ("json",), needs_more))
+    row = compare._measure_here({"kind": "anchor", "anchor": FAKE, "batch": 1}, 0.01)
+    assert row == {"status": "not installed", "detail": "no module 'a_dependency'"}
