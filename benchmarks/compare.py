@@ -5,9 +5,9 @@
 Random legal play on every cardgym core (4 players) at each batch size and through its PettingZoo face, and on the
 anchors of :mod:`benchmarks.anchors` (PettingZoo classic, OpenSpiel, RLCard). Every measurement runs in a fresh
 Python process, one after another, so its peak memory (the child's peak resident set, ``VmHWM``, interpreter and
-libraries included; see :func:`peak_rss`) is its own. Every time is process CPU time (``time.process_time``), the clock of
-:mod:`benchmarks.throughput`, whose ``core_rate`` and ``aec_rate`` measure cardgym: other work on the machine then
-slows the figures little, and the ratios stay fair because all sides use the same clock.
+libraries included; see :func:`peak_rss`) is its own. Every time is process CPU time (``time.process_time``), the
+clock of :mod:`benchmarks.throughput`, whose ``core_rate`` and ``aec_rate`` measure cardgym: other work on the
+machine then slows the figures little, and the ratios stay fair because all sides use the same clock.
 
 What is counted, so that the sides compare:
 
