@@ -239,6 +239,80 @@ def test_t22_reference_nobody_can_lead_pays_kitty() -> None:
     assert seen > 10, seen
 
 
+def test_t25_reference_pays_in_play() -> None:
+    """T25: playing 10♥ … A♥ takes those spaces at once, Q♥ then K♥ in a row by one player takes K-Q, and 8-9-10
+    played in a row by one player takes the sequence space."""
+    n, dealer = 2, 0  # dealt hands: 0 → seat 1, 1 → the dealer (seat 0), 2 → the spare
+    hands = {
+        0: cards("Ah Kc Ac 2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ad 2h 3h"),
+        1: cards("8h 9h Th Jh Qh Kh 2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc"),
+    }
+    config = TripoliConfig(
+        paycards="play", spare_hand="none", poker_select="best", michigan_leader="dealer", auto_forced=False
+    )
+    a = TripoliActions(config.max_bid, config.bet_limit)
+    ref = TripoliReference(n, config, seed=0, deck=deck_from_hands(n, hands), dealer=dealer)
+    assert ref.init_rewards == [-9.0, -9.0] and ref.layout == [2] * 9  # T11: nothing paid on the deal
+    ref.step(a.check)  # seat 1
+    assert ref.step(a.check) == [0.0, 2.0]  # seat 1's royal flush takes the pot
+    assert ref.current_player == dealer and ref.legal_actions() == [a.lead + 0, a.lead + 2]
+    expected = [  # dealer, seat 1 rewards as 8♥ (lead), 9♥, 10♥, J♥, Q♥, K♥, A♥ are played
+        [0.0, 0.0],
+        [0.0, 0.0],
+        [4.0, 0.0],  # 10♥ and the sequence 8-9-10
+        [2.0, 0.0],
+        [2.0, 0.0],
+        [4.0, 0.0],  # K♥ and K-Q
+        [0.0, 2.0],  # A♥, by seat 1
+    ]
+    got = [ref.step(a.lead + 2)] + [ref.step(a.continue_run) for _ in range(6)]
+    assert got == expected
+    assert ref.layout == [0, 0, 0, 0, 0, 0, 0, 2, 0]
+    assert ref.current_player == 1 and ref.legal_actions() == [a.lead + 0, a.lead + 1]  # T22: not hearts
+
+
+def test_t6_t7_reference_spare_hand_choices() -> None:
+    """T6/T7: keep/swap/auction; after a swap keep or auction; after an auction without a bid keep or swap, and
+    after swap-then-failed-auction the phase is over. The auction starts left of the dealer, skipping the dealer."""
+    config = TripoliConfig(paycards="play", auto_forced=False)
+    a = TripoliActions(config.max_bid, config.bet_limit)
+    ref = TripoliReference(4, config, seed=11, dealer=2)
+    hand, spare = set(ref.hands[2]), set(ref.spare)
+    assert ref.legal_actions() == [KEEP, 1, 2]
+    ref.step(1)  # swap
+    assert ref.hands[2] == spare and ref.spare == hand
+    assert (ref.current_player, ref.legal_actions()) == (2, [KEEP, 2])
+    ref.step(2)  # auction the old hand
+    for seat in (3, 0, 1):
+        assert ref.current_player == seat and ref.legal_actions()[:2] == [PASS, a.bid]
+        ref.step(PASS)
+    assert ref.phase == "select" and ref.spare == hand  # nobody bid: over
+
+    ref = TripoliReference(4, config, seed=11, dealer=2)
+    ref.step(2)  # auction at once; nobody bids
+    for _ in range(3):
+        ref.step(PASS)
+    assert (ref.current_player, ref.legal_actions()) == (2, [KEEP, 1])
+    ref.step(1)  # swap, then over
+    assert ref.phase == "select"
+
+
+def test_t26_reference_pay_suit_auction() -> None:
+    """T26: every seat bids from the dealer; the winner puts the bid on the kitty and names the pay suit."""
+    config = TripoliConfig(pay_suit="auction", spare_hand="none", auto_forced=False)
+    a = TripoliActions(config.max_bid, config.bet_limit)
+    ref = TripoliReference(3, config, seed=4, dealer=1)
+    assert ref.phase == "auction" and ref.current_player == 1
+    ref.step(a.bid + 1)  # the dealer bids 2
+    ref.step(a.bid + 4)  # seat 2 bids 5
+    ref.step(PASS)  # seat 0
+    assert ref.step(PASS) == [0.0, 0.0, -5.0]  # the dealer passes: seat 2 pays 5 onto the kitty
+    assert ref.layout[KITTY] == 3 + 5 and ref.current_player == 2
+    assert ref.legal_actions() == [a.name_suit + s for s in range(4)]
+    ref.step(a.name_suit + 3)
+    assert ref.pay_suit == 3 and ref.phase == "select"
+
+
 # ==================================================================== part 2: core/reference parity =================
 
 PARITY_GROUPS = 40  # random deals: 40 groups × 50 tables = 2,000 games
