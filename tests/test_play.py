@@ -88,9 +88,11 @@ def test_play_several_games_in_a_row_and_random_opponents():
     assert "Game 2 of 2" in out and "Total over 2 games" in out and "you are player_1" in out
 
 
-def test_play_quit_leaves_the_table():
-    status, out, _ = drive(["triolet", "--players", "3", "--opponents", "random", "--seed", "2"], answers=["q"])
+def test_play_quit_leaves_the_table_and_any_agent_class_plays():
+    status, out, _ = drive(["triolet", "--players", "3", "--opponents", "agents.random_agent:RandomAgent", "random",
+                            "--seed", "2"], answers=["q"])
     assert status == 0 and "You left the table." in out and "Game over" not in out
+    assert "player_1 is agents.random_agent:RandomAgent, player_2 is random" in out
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -35,7 +35,7 @@ SHOW = ("?", "help", "h")
 
 
 class Quit(Exception):
-    """The human asked to stop (``q`` or end of input)."""
+    """The human asked to stop (``q``, Ctrl-C or the end of the input)."""
 
 
 def normalise(text: str) -> str:
@@ -142,7 +142,7 @@ class TerminalGame:
         while True:
             try:
                 text = self.ask(self._text(f"Your move (1-{len(legal)}, a name, ? or q): "))
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):
                 raise Quit from None
             if text.strip().lower() in QUIT:
                 raise Quit
