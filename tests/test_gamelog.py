@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test
 
 from envs.aec import CardGymEnv
 from envs.core.cards import card_str
@@ -190,3 +191,12 @@ def test_bad_logs_are_refused(tmp_path, capsys):
     not_log.write_text("hello\n")
     with pytest.raises(LogError, match="not JSON"):
         read_log(not_log)
+
+
+def test_recording_env_passes_the_pettingzoo_api_test(tmp_path):
+    env = CardGymEnv(make_game("triolet", 3), log_path=tmp_path / "api.jsonl")
+    api_test(env, num_cycles=200)
+    env.close()
+    logs = read_log(tmp_path / "api.jsonl")
+    assert logs and all(log.header["game"] == "triolet" for log in logs)
+    replay(logs[0])

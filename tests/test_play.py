@@ -88,11 +88,16 @@ def test_play_several_games_in_a_row_and_random_opponents():
     assert "Game 2 of 2" in out and "Total over 2 games" in out and "you are player_1" in out
 
 
-def test_play_quit_leaves_the_table_and_any_agent_class_plays():
+def test_play_quit_leaves_the_table_and_any_agent_class_plays(tmp_path):
+    log = tmp_path / "left.jsonl"
     status, out, _ = drive(["triolet", "--players", "3", "--opponents", "agents.random_agent:RandomAgent", "random",
-                            "--seed", "2"], answers=["q"])
+                            "--seed", "2", "--log", str(log)], answers=["1", "q"])
     assert status == 0 and "You left the table." in out and "Game over" not in out
     assert "player_1 is agents.random_agent:RandomAgent, player_2 is random" in out
+    (game,) = read_log(log)  # the game so far: no result line, and it still replays
+    assert game.result is None and "stops before the end" in game.text()
+    assert sum(s["seat"] == 0 for s in game.steps) == 1
+    replay(game)
 
 
 @pytest.mark.parametrize(("args", "message"), [
