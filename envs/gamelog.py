@@ -40,7 +40,7 @@ from envs.core.game import BatchedGame, BatchState
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 
 LOG_FORMAT = "cardgym-log/1"
-DECK_NOTE = "the whole first deal in dealing order, hidden cards included (not seen by any player during play)"
+DECK_NOTE = "the whole first deal in dealing order, hidden cards included: no player saw all of it"
 
 FieldKind = Literal["cards", "seat_cards", "values", "seat_values", "seat_onehot", "onehot"]
 
@@ -364,7 +364,7 @@ class GameLog:
         options = ", ".join(f"{k}={v}" for k, v in h["options"].items())
         out = [f"{title}, {h['num_players']} players, seed {h['seed']}" + (" (stacked deck)" if h["stacked"] else ""),
                f"options: {options}",
-               f"deck ({h['deck_note']}):", "  " + " ".join(deck)]
+               f"deck — {h['deck_note']}:", "  " + " ".join(deck)]
         if any(h["rewards"]):
             out.append("while dealing: " + _rewards_text(h["rewards"]))
         for line in self.lines[1:]:
@@ -374,7 +374,8 @@ class GameLog:
                 out.append(f"\n=== deal {line['deal'] + 1}{dealer} ===")
                 out += [f"    {e['text']}" for e in line["events"]]
             elif kind == "step":
-                out.append(f"{line['n']:>4}. {seat_name(line['seat'])}: {line['name']}")
+                secret = "   (secret: the other players do not see it)" if line.get("secret") else ""
+                out.append(f"{line['n']:>4}. {seat_name(line['seat'])}: {line['name']}{secret}")
                 out += [f"        {e['text']}" for e in line["events"]]
                 if any(line["rewards"]):
                     out.append(f"        rewards: {_rewards_text(line['rewards'])}")
