@@ -58,11 +58,18 @@ from envs.triolet.rules import (
 SWAP_PHASE, PLAY_PHASE = 0, 1
 MAX_SWAPS = 3
 """L4: exchanges a player may make before saying ready."""
-_COPIES = np.arange(MAX_COPIES, dtype=np.int8)
 _SET_SIZES = np.array([2, 3], dtype=np.int8)
 _U0 = np.uint64(0)
 #: ``PLAYABLE_CARDS[top + 1]``: the cards that may go on a pile with top rank ``top`` (-1: empty pile).
 PLAYABLE_CARDS = np.array([np.bitwise_or.reduce(ms.RANK_MASKS[row]) for row in PLAYABLE], dtype=np.uint64)
+#: ``PLAY_HAND_OF_RANK[r]``: the action "play 1×r" from the hand.
+PLAY_HAND_OF_RANK = np.arange(NUM_RANKS) * MAX_COPIES
+#: ``HAND_PLAYS[c]``: eight bytes, one per action "play 1×r" … "play 8×r", 1 where ``c`` cards of rank r allow it.
+HAND_PLAYS = (np.arange(MAX_COPIES + 1)[:, None] > np.arange(MAX_COPIES)).astype(np.uint8).view(np.uint64)[:, 0]
+#: ``PLAYABLE_NIBBLES[top + 1]``: nibble ``r`` set (0xF) where rank ``r`` may go on the pile.
+PLAYABLE_NIBBLES = (PLAYABLE * (np.uint64(15) << (np.uint64(4) * np.arange(NUM_RANKS, dtype=np.uint64)))).sum(
+    axis=1, dtype=np.uint64)
+_NIBBLE_SHIFTS = np.uint64(4) * np.arange(NUM_RANKS, dtype=np.uint64)
 #: Card bits with an extra entry 0 at index -1 (an empty slot).
 _SLOT_BITS = np.append(CARD_BITS, np.uint64(0))
 
@@ -278,19 +285,23 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.legal_action_mask[cut] = False
 
     # ----- swap phase (L4) ---------------------------------------------------------------------------------------
+    def _seats(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
+        """Flat index ``table * n + seat`` of the player to act at tables ``t`` (into ``(B * n, …)`` views)."""
+        return t * self.num_players + state.current_player[t]
+
     def _swap_actions(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
         """``(k, 9)`` the legal swap action ids of tables ``t`` (-1: none): each hand card with each face-up card."""
-        seat = state.current_player[t]
-        rest = state.hand1[t, seat]
+        f = self._seats(state, t)
+        rest = state.hand1.reshape(-1)[f]
         held = []
         for _ in range(HAND_SIZE):  # the hand holds three cards in the swap phase
             low = ms.lowest(rest)
             held.append(np.where(low != 0, np.bitwise_count(low - np.uint64(1)).astype(np.int64), -1))
             rest &= ~low
         h = np.stack(held, axis=1)[:, :, None]
-        f = state.faceup[t, seat].astype(np.int64)[:, None, :]
-        ok = (h >= 0) & (f >= 0) & (h != f) & (state.swaps[t] < MAX_SWAPS)[:, None, None]
-        return np.where(ok, SWAP + DECK_SIZE * h + f, -1).reshape(t.size, -1)
+        up = state.faceup.reshape(-1, HAND_SIZE)[f].astype(np.int64)[:, None, :]
+        ok = (h >= 0) & (up >= 0) & (h != up) & (state.swaps[t] < MAX_SWAPS)[:, None, None]
+        return np.where(ok, SWAP + DECK_SIZE * h + up, -1).reshape(t.size, HAND_SIZE * HAND_SIZE)
 
     def _swap_phase(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> None:
         old = self._swap_actions(state, idx)
@@ -298,16 +309,16 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.legal_action_mask[idx[rows], old[rows, cols]] = False
         swap = actions >= SWAP
         t, a = idx[swap], actions[swap]
-        seat = state.current_player[t]
+        f = self._seats(state, t)
         give, take = (a - SWAP) // DECK_SIZE, (a - SWAP) % DECK_SIZE
-        slot = np.argmax(state.faceup[t, seat] == take[:, None], axis=1)
-        state.faceup[t, seat, slot] = give
+        up = state.faceup.reshape(-1, HAND_SIZE)
+        up[f, np.argmax(up[f] == take[:, None], axis=1)] = give
         g, k = CARD_BITS[give], CARD_BITS[take]
-        h1, h2 = ms.sub(state.hand1[t, seat], state.hand2[t, seat], g, _U0)
-        state.hand1[t, seat], state.hand2[t, seat] = ms.add(h1, h2, k, _U0)
-        # the face-up card was seen going into the hand, the hand card coming out (L17)
-        k1, k2 = ms.sub(state.known1[t, seat], state.known2[t, seat], g, _U0)
-        state.known1[t, seat], state.known2[t, seat] = ms.add(k1, k2, k, _U0)
+        # the face-up card was seen going into the hand and the hand card coming out (L17)
+        for one, two in ((state.hand1, state.hand2), (state.known1, state.known2)):
+            one, two = one.reshape(-1), two.reshape(-1)
+            x1, x2 = ms.sub(one[f], two[f], g, _U0)
+            one[f], two[f] = ms.add(x1, x2, k, _U0)
         state.swaps[t] += 1
         t = idx[~swap]  # ready
         state.swaps[t] = 0
@@ -320,93 +331,107 @@ class TrioletGame(BatchedGame[TrioletState]):
     # ----- moving cards ------------------------------------------------------------------------------------------
     def _play_from_hand(self, state: TrioletState, t: np.ndarray, rank: np.ndarray, count: np.ndarray) -> None:
         """L6: move ``count`` cards of ``rank`` from the current player's hand to the pile (lowest suit first)."""
-        seat = state.current_player[t]
-        h1, h2 = state.hand1[t, seat], state.hand2[t, seat]
-        x1, x2 = ms.take_lowest(h1, h2, rank, count)
-        state.hand1[t, seat], state.hand2[t, seat] = ms.sub(h1, h2, x1, x2)
-        state.known1[t, seat], state.known2[t, seat] = ms.sub(state.known1[t, seat], state.known2[t, seat], x1, x2)
+        f = self._seats(state, t)
+        hand1, hand2, known1, known2 = (a.reshape(-1) for a in (state.hand1, state.hand2, state.known1, state.known2))
+        x1, x2 = ms.take_lowest(hand1[f], hand2[f], rank, count)
+        h1, h2 = ms.sub(hand1[f], hand2[f], x1, x2)
+        known1[f], known2[f] = ms.sub(known1[f], known2[f], x1, x2)
         state.pile1[t], state.pile2[t] = ms.add(state.pile1[t], state.pile2[t], x1, x2)
-        self._place(state, t, rank, count)
+        h1, h2 = self._draw(state, t, h1, h2)
+        hand1[f], hand2[f] = h1, h2
+        self._place(state, t, f, rank, count, h1 == 0)
 
     def _play_faceup(self, state: TrioletState, t: np.ndarray, a: np.ndarray) -> None:
         """L12: move the face-up card named by the action, or ``k`` face-up cards of one rank (lowest slots first),
         to the pile."""
         single = a < PLAY_FACEUP_SET
-        chosen = np.where(single, a - PLAY_FACEUP, -1)
         rank = np.where(single, (a - PLAY_FACEUP) % NUM_RANKS, (a - PLAY_FACEUP_SET) // 2)
         count = np.where(single, 1, (a - PLAY_FACEUP_SET) % 2 + 2)
-        seat, left = state.current_player[t], count.copy()
-        for slot in range(HAND_SIZE):
-            card = state.faceup[t, seat, slot].astype(np.int64)
-            go = (left > 0) & (card >= 0) & np.where(chosen >= 0, card == chosen, card % NUM_RANKS == rank)
-            bit = np.where(go, _SLOT_BITS[card], _U0)
-            state.pile1[t], state.pile2[t] = ms.add(state.pile1[t], state.pile2[t], bit, _U0)
-            state.faceup[t[go], seat[go], slot] = -1
-            left -= go
-        self._place(state, t, rank, count)
+        f = self._seats(state, t)
+        up = state.faceup.reshape(-1, HAND_SIZE)
+        cards = up[f].astype(np.int64)
+        match = np.where(single[:, None], cards == (a - PLAY_FACEUP)[:, None], cards % NUM_RANKS == rank[:, None])
+        match &= cards >= 0
+        go = match & (np.cumsum(match, axis=1) <= count[:, None])
+        bits = np.where(go, _SLOT_BITS[cards], _U0)
+        x2 = (bits[:, 0] & bits[:, 1]) | (bits[:, 0] & bits[:, 2]) | (bits[:, 1] & bits[:, 2])  # one card twice
+        x1 = bits[:, 0] | bits[:, 1] | bits[:, 2]
+        state.pile1[t], state.pile2[t] = ms.add(state.pile1[t], state.pile2[t], x1, x2)
+        up[f] = np.where(go, -1, cards)
+        self._place(state, t, f, rank, count, np.ones(t.size, dtype=bool))
 
     def _play_facedown(self, state: TrioletState, t: np.ndarray, slot: np.ndarray) -> None:
         """L13: turn over a face-down card: played if it can go on the pile, else taken up with the pile."""
-        seat = state.current_player[t]
-        card = state.facedown[t, seat, slot].astype(np.int64)
-        state.facedown[t, seat, slot] = -1
+        f = self._seats(state, t)
+        down = state.facedown.reshape(-1, HAND_SIZE)
+        card = down[f, slot].astype(np.int64)
+        down[f, slot] = -1
         state.last_card[t] = card
         bit = CARD_BITS[card]
         played = (PLAYABLE_CARDS[state.top[t] + 1] & bit) != 0
-        p, m = t[played], t[~played]
+        p = t[played]
         state.pile1[p], state.pile2[p] = ms.add(state.pile1[p], state.pile2[p], bit[played], _U0)
-        self._place(state, p, card[played] % NUM_RANKS, np.ones(p.size, dtype=np.int64))
-        s = seat[~played]
-        state.hand1[m, s], state.hand2[m, s] = ms.add(state.hand1[m, s], state.hand2[m, s], bit[~played], _U0)
-        state.known1[m, s], state.known2[m, s] = ms.add(state.known1[m, s], state.known2[m, s], bit[~played], _U0)
+        self._place(state, p, f[played], card[played] % NUM_RANKS, np.ones(p.size, dtype=np.int64),
+                    np.ones(p.size, dtype=bool))
+        m, fm = t[~played], f[~played]
+        for one, two in ((state.hand1, state.hand2), (state.known1, state.known2)):
+            one, two = one.reshape(-1), two.reshape(-1)
+            one[fm], two[fm] = ms.add(one[fm], two[fm], bit[~played], _U0)
         self._pick_up(state, m)
 
     def _pick_up(self, state: TrioletState, t: np.ndarray) -> None:
         """L11: the current player takes the whole pile into the hand (public, L17); the turn passes right."""
-        seat = state.current_player[t]
+        f = self._seats(state, t)
         p1, p2 = state.pile1[t], state.pile2[t]
-        state.hand1[t, seat], state.hand2[t, seat] = ms.add(state.hand1[t, seat], state.hand2[t, seat], p1, p2)
-        state.known1[t, seat], state.known2[t, seat] = ms.add(state.known1[t, seat], state.known2[t, seat], p1, p2)
+        for one, two in ((state.hand1, state.hand2), (state.known1, state.known2)):
+            one, two = one.reshape(-1), two.reshape(-1)
+            one[f], two[f] = ms.add(one[f], two[f], p1, p2)
         state.pile1[t] = 0
         state.pile2[t] = 0
         state.top[t] = -1
         state.run[t] = 0
-        state.current_player[t] = (seat - 1) % self.num_players
+        state.current_player[t] = (state.current_player[t] - 1) % self.num_players
 
-    def _place(self, state: TrioletState, t: np.ndarray, rank: np.ndarray, count: np.ndarray) -> None:
-        """After ``count`` cards of ``rank`` went on the pile: burn (L8, L9), draw (L10), go out (L15) or pass the
-        turn to the right (L5) — a player who burned plays again (L14)."""
+    def _place(self, state: TrioletState, t: np.ndarray, f: np.ndarray, rank: np.ndarray, count: np.ndarray,
+               no_hand: np.ndarray) -> None:
+        """After ``count`` cards of ``rank`` went on the pile: burn (L8, L9), go out (L15) or pass the turn to the
+        right (L5) — a player who burned plays again (L14). ``no_hand``: the player's hand is now empty."""
         if not t.size:
             return
         run = np.where(state.top[t] == rank, state.run[t] + count, count)
         burn = (rank == TEN) | (run >= 4)
         state.run[t] = np.where(burn, 0, run)
         state.top[t] = np.where(burn, -1, rank)
-        b = t[burn]
-        state.burned1[b], state.burned2[b] = ms.add(state.burned1[b], state.burned2[b], state.pile1[b], state.pile2[b])
-        state.pile1[b] = 0
-        state.pile2[b] = 0
-        state.last_burn[b] = True
+        if burn.any():
+            b = t[burn]
+            state.burned1[b], state.burned2[b] = ms.add(state.burned1[b], state.burned2[b], state.pile1[b],
+                                                        state.pile2[b])
+            state.pile1[b] = 0
+            state.pile2[b] = 0
+            state.last_burn[b] = True
+        out = np.zeros(t.size, dtype=bool)
+        e = np.flatnonzero(no_hand)
+        if e.size:
+            up, down = state.faceup.reshape(-1, HAND_SIZE)[f[e]], state.facedown.reshape(-1, HAND_SIZE)[f[e]]
+            out[e] = ((up < 0) & (down < 0)).all(axis=1)
+            if out.any():
+                self._finish(state, t[out], f[out] - t[out] * self.num_players)
         seat = state.current_player[t]
-        h1, h2 = self._draw(state, t, seat)
-        out = (h1 == 0) & (state.faceup[t, seat] < 0).all(axis=1) & (state.facedown[t, seat] < 0).all(axis=1)
-        if out.any():
-            self._finish(state, t[out], seat[out])
-        state.current_player[t] = np.where(burn | out, state.current_player[t], (seat - 1) % self.num_players)
+        state.current_player[t] = np.where(burn | out, seat, (seat - 1) % self.num_players)
 
-    def _draw(self, state: TrioletState, t: np.ndarray, seat: np.ndarray) -> ms.Planes:
+    def _draw(self, state: TrioletState, t: np.ndarray, h1: np.ndarray, h2: np.ndarray) -> ms.Planes:
         """L10: draw from the stock until the hand holds three cards or the stock is empty; returns the hands."""
-        h1, h2 = state.hand1[t, seat], state.hand2[t, seat]
         pos = state.stock_pos[t]
         need = np.clip(HAND_SIZE - ms.size(h1, h2), 0, state.deck.shape[1] - pos)
-        if not need.any():
+        r = np.flatnonzero(need)
+        if not r.size:
             return h1, h2
+        h1, h2, tr, pr, nr = h1.copy(), h2.copy(), t[r], pos[r], need[r]
         last = state.deck.shape[1] - 1
         for j in range(HAND_SIZE):
-            card = state.deck[t, np.minimum(pos + j, last)]
-            h1, h2 = ms.add(h1, h2, np.where(need > j, CARD_BITS[card], _U0), _U0)
-        state.hand1[t, seat], state.hand2[t, seat] = h1, h2
-        state.stock_pos[t] = pos + need
+            card = state.deck[tr, np.minimum(pr + j, last)]
+            h1[r], h2[r] = ms.add(h1[r], h2[r], np.where(nr > j, CARD_BITS[card], _U0), _U0)
+        state.stock_pos[tr] = pr + nr
         return h1, h2
 
     def _finish(self, state: TrioletState, t: np.ndarray, seat: np.ndarray) -> None:
@@ -440,41 +465,55 @@ class TrioletGame(BatchedGame[TrioletState]):
         return np.where((swaps >= 0).any(axis=1), -1, READY)
 
     def _play_masks(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
-        seat = state.current_player[t]
-        h1, h2 = state.hand1[t, seat], state.hand2[t, seat]
+        flat = t * self.num_players + state.current_player[t]
+        h1, h2 = state.hand1.reshape(-1)[flat], state.hand2.reshape(-1)[flat]
         top = state.top[t] + 1
         can = PLAYABLE_CARDS[top]
-        up = state.faceup[t, seat]
-        down = state.facedown[t, seat] >= 0
-        from_hand = h1 != 0
-        up_bits = _SLOT_BITS[up]  # (k, 3); an empty slot gives 0
-        on_up = ~from_hand & (up >= 0).any(axis=1)
-        down &= (~from_hand & ~on_up)[:, None]
-        up_can = up_bits & can[:, None] & np.where(on_up, ~_U0, _U0)[:, None]
-        up_one = up_can[:, 0] | up_can[:, 1] | up_can[:, 2]  # playable face-up identities
         hand_can = h1 & can
-        legal = ms.size(hand_can, h2 & can) + np.bitwise_count(up_one) + down.sum(axis=1)
-        if self.config.faceup_sets:
-            up_ranks = (np.bitwise_count(up_can[:, :, None] & ms.RANK_MASKS) != 0).sum(axis=1, dtype=np.int8)
-            legal += np.maximum(up_ranks - 1, 0).sum(axis=1)
+        legal = ms.size(hand_can, h2 & can)
+        empty = np.flatnonzero(h1 == 0)  # L12, L13: on the table cards
+        if empty.size:
+            up = state.faceup.reshape(-1, HAND_SIZE)[flat[empty]]
+            on_up = (up >= 0).any(axis=1)
+            down = state.facedown.reshape(-1, HAND_SIZE)[flat[empty]] >= 0
+            down &= ~on_up[:, None]
+            up_can = _SLOT_BITS[up] & (can[empty] & np.where(on_up, ~_U0, _U0))[:, None]
+            up_one = up_can[:, 0] | up_can[:, 1] | up_can[:, 2]  # playable face-up identities
+            legal[empty] = np.bitwise_count(up_one) + down.sum(axis=1)
+            if self.config.faceup_sets:
+                up_ranks = (np.bitwise_count(up_can[:, :, None] & ms.RANK_MASKS) != 0).sum(axis=1, dtype=np.int8)
+                legal[empty] += np.maximum(up_ranks - 1, 0).sum(axis=1)
         forced = np.where(legal == 0, PICK_UP, -1)
         one = legal == 1
-        if one.any():
-            card = np.bitwise_count(ms.lowest(hand_can[one] | up_one[one]) - np.uint64(1)).astype(np.int64)
-            forced[one] = np.where(from_hand[one], PLAY_HAND_OF_RANK[card % NUM_RANKS], PLAY_FACEUP + card)
-            forced[one] = np.where(down[one].any(axis=1), PLAY_FACEDOWN + down[one].argmax(axis=1), forced[one])
-        ask = np.flatnonzero(legal >= 2) if self.config.auto_forced else np.arange(t.size)
-        if ask.size:
-            mask = np.zeros((ask.size, PLAY_ACTIONS), dtype=bool)
-            counts = ms.rank_counts(h1[ask], h2[ask]) * PLAYABLE[top[ask]]
-            mask[:, :PLAY_FACEUP] = (counts[:, :, None] > _COPIES).reshape(ask.size, -1)
-            mask[:, PLAY_FACEUP:PLAY_FACEUP_SET] = ms.counts(up_one[ask], _U0) != 0
+        if one.any():  # C8: the one legal move
+            card = np.bitwise_count(ms.lowest(hand_can[one]) - np.uint64(1)).astype(np.int64)
+            forced[one] = PLAY_HAND_OF_RANK[card % NUM_RANKS]
+            one_t = np.flatnonzero(one[empty])
+            if one_t.size:
+                card = np.bitwise_count(ms.lowest(up_one[one_t]) - np.uint64(1)).astype(np.int64)
+                is_down = down[one_t].any(axis=1)
+                forced[empty[one_t]] = np.where(is_down, PLAY_FACEDOWN + down[one_t].argmax(axis=1), PLAY_FACEUP + card)
+        if not self.config.auto_forced:
+            ask = np.arange(t.size)
+        else:
+            ask = np.flatnonzero(legal >= 2)
+            if not ask.size:
+                return forced
+        mask = np.zeros((ask.size, PLAY_ACTIONS), dtype=bool)
+        playable = ms.rank_nibbles(h1[ask], h2[ask]) & PLAYABLE_NIBBLES[top[ask]]
+        words = HAND_PLAYS[(playable[:, None] >> _NIBBLE_SHIFTS) & np.uint64(15)]
+        mask[:, :PLAY_FACEUP] = words.view(np.uint8).reshape(ask.size, PLAY_FACEUP).view(bool)
+        mask[:, PICK_UP] = legal[ask] == 0
+        if empty.size:
+            rows = np.searchsorted(ask, empty)  # the tables on their table cards, among those asked
+            sel = (rows < ask.size) & (ask[np.minimum(rows, ask.size - 1)] == empty)
+            rows, e = rows[sel], np.flatnonzero(sel)
+            mask[rows, PLAY_FACEUP:PLAY_FACEUP_SET] = ms.counts(up_one[e], _U0) != 0
             if self.config.faceup_sets:
-                sets = up_ranks[ask, :, None] >= _SET_SIZES
-                mask[:, PLAY_FACEUP_SET:PLAY_FACEDOWN] = sets.reshape(ask.size, -1)
-            mask[:, PLAY_FACEDOWN:PICK_UP] = down[ask]
-            mask[:, PICK_UP] = legal[ask] == 0
-            state.legal_action_mask[t[ask], :PLAY_ACTIONS] = mask
+                sets = up_ranks[e, :, None] >= _SET_SIZES
+                mask[rows, PLAY_FACEUP_SET:PLAY_FACEDOWN] = sets.reshape(e.size, 2 * NUM_RANKS)
+            mask[rows, PLAY_FACEDOWN:PICK_UP] = down[e]
+        state.legal_action_mask[t[ask], :PLAY_ACTIONS] = mask
         return forced
 
     # ----- faces -------------------------------------------------------------------------------------------------
@@ -488,5 +527,3 @@ class TrioletGame(BatchedGame[TrioletState]):
         return render.render_table(state, table, viewer, unicode, self.num_players)
 
 
-PLAY_HAND_OF_RANK = np.arange(NUM_RANKS) * MAX_COPIES
-"""``PLAY_HAND_OF_RANK[r]``: the action "play 1×r" from the hand."""

@@ -29,9 +29,20 @@ def size(a1: np.ndarray, a2: np.ndarray) -> np.ndarray:
     return np.bitwise_count(a1).astype(np.int64) + np.bitwise_count(a2)
 
 
-def rank_counts(a1: np.ndarray, a2: np.ndarray) -> np.ndarray:
-    """``(…, 13)`` copies of each rank."""
-    return (np.bitwise_count(a1[..., None] & RANK_MASKS) + np.bitwise_count(a2[..., None] & RANK_MASKS)).astype(np.int8)
+#: ``SPREAD[x]``: the 13-bit suit row ``x`` with bit ``r`` moved to bit ``4 r`` (one nibble per rank).
+SPREAD = np.array([sum(((x >> r) & 1) << (4 * r) for r in range(NUM_RANKS)) for x in range(1 << NUM_RANKS)],
+                  dtype=np.uint64)
+_SUIT_ROW = np.uint64((1 << NUM_RANKS) - 1)
+_SUIT_SHIFTS = [np.uint64(NUM_RANKS * s) for s in range(4)]
+
+
+def rank_nibbles(a1: np.ndarray, a2: np.ndarray) -> np.ndarray:
+    """Copies of each rank packed in nibbles: rank ``r`` (0–8 copies) in bits ``4r .. 4r+3`` of a ``uint64``."""
+    total = np.zeros(a1.shape, dtype=np.uint64)
+    for plane in (a1, a2):
+        for shift in _SUIT_SHIFTS:
+            total += SPREAD[(plane >> shift) & _SUIT_ROW]
+    return total
 
 
 def counts(a1: np.ndarray, a2: np.ndarray) -> np.ndarray:
