@@ -1,0 +1,241 @@
+"""Tripoli before the betting: ante and deal (T4, T5), the spare hand and its auction (T6–T9), the pay-suit auction
+(T26), pay cards on the deal (T10) and the selection of poker hands (T12). A mixin of :class:`TripoliGame`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core import cards as C
+from envs.core.poker import best_five
+from envs.core.rng import shuffled_decks
+from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
+from envs.tripoli.config import TripoliConfig
+from envs.tripoli.seats import first_after, holder
+from envs.tripoli.state import (
+    NUM_SPACES,
+    P_AUCTION,
+    P_NAME_SUIT,
+    P_SELECT,
+    P_SPARE,
+    P_SUIT_AUCTION,
+    PAY_RANKS,
+    RANK_KING,
+    RANK_QUEEN,
+    SPACE_KITTY,
+    SPACE_KQ,
+    SPACE_SEQUENCE,
+    U0,
+    TripoliState,
+)
+
+
+class DealStage:
+    """Deal-stage rules over a subset ``idx`` of the batch."""
+
+    num_players: int
+    config: TripoliConfig
+    actions: TripoliActions
+
+    # ================================================================== deal
+    def _start_deal(self, s: TripoliState, idx: np.ndarray) -> None:
+        """T4 ante and T5 deal, then the spare-hand phase."""
+        if idx.size == 0:
+            return
+        n = self.num_players
+        s.balance[idx] -= NUM_SPACES
+        s.layout[idx] += n
+        deck = shuffled_decks(s.seeds[idx], s.deal[idx], 52).astype(np.int64)
+        stacked = (s.deal[idx] == 0) & (s.decks[idx, 0] >= 0)
+        deck[stacked] = s.decks[idx[stacked]]
+        hand_of_pos = np.arange(52) % (n + 1)  # 0..n-1: seat dealer+1+j, n: spare
+        bits = C.ONE << deck.astype(np.uint64)
+        hands = np.zeros((idx.size, n + 1), np.uint64)
+        for j in range(n + 1):  # bounded loop over the n+1 hands, vectorised over tables and cards
+            hands[:, j] = np.bitwise_or.reduce(bits[:, hand_of_pos == j], axis=1)
+        seats = (s.dealer[idx, None] + 1 + np.arange(n)) % n
+        h = np.empty((idx.size, n), np.uint64)
+        np.put_along_axis(h, seats, hands[:, :n], axis=1)
+        s.hands[idx] = h
+        s.spare[idx] = hands[:, n]
+        for name in ("dead", "played"):
+            getattr(s, name)[idx] = U0
+        s.known[idx] = U0
+        s.selected[idx] = U0
+        s.shown[idx] = U0
+        s.pay_suit[idx] = C.HEARTS
+        s.swapped[idx] = False
+        s.auctioned[idx] = False
+        s.poker_winner[idx] = -1
+        s.run_suit[idx] = -1
+        s.last_card[idx] = -1
+        s.last_player[idx] = -1
+        s.run_start[idx] = -1
+        s.played_by[idx] = U0
+        s.folded[idx] = False
+        s.round_bet[idx] = 0
+        s.high_bet[idx] = 0
+        if self.config.spare_hand == "none":
+            self._after_spare(s, idx)
+        else:
+            s.phase[idx] = P_SPARE
+            s.current_player[idx] = s.dealer[idx]
+
+    # ================================================================== spare hand (T6–T8)
+    def _act_spare(self, s: TripoliState, idx: np.ndarray, a: np.ndarray) -> None:
+        keep, swap, auction = idx[a == KEEP], idx[a == SWAP], idx[a == AUCTION]
+        if swap.size:
+            d = s.dealer[swap]
+            old = s.hands[swap, d].copy()
+            s.hands[swap, d] = s.spare[swap]
+            s.spare[swap] = old
+            s.known[swap, d] |= old
+            s.swapped[swap] = True
+            done = (self.config.spare_hand == "swap_only") | s.auctioned[swap]
+            keep = np.concatenate([keep, swap[done]])
+        if auction.size:
+            self._start_auction(s, auction, P_AUCTION)
+        if keep.size:
+            self._after_spare(s, keep)
+
+    def _start_auction(self, s: TripoliState, idx: np.ndarray, phase: int) -> None:
+        """T7 (spare hand: the dealer does not bid, bidding starts left of the dealer) or T26 (the dealer starts)."""
+        if idx.size == 0:
+            return
+        s.phase[idx] = phase
+        s.high_bid[idx] = 0
+        s.high_bidder[idx] = -1
+        s.passed[idx] = False
+        d = s.dealer[idx]
+        if phase == P_AUCTION:
+            s.passed[idx, d] = True
+            s.current_player[idx] = (d + 1) % self.num_players
+        else:
+            s.current_player[idx] = d
+
+    def _act_auction(self, s: TripoliState, idx: np.ndarray, a: np.ndarray) -> None:
+        p = s.current_player[idx]
+        is_pass = a == PASS
+        s.passed[idx[is_pass], p[is_pass]] = True
+        bid = ~is_pass
+        s.high_bid[idx[bid]] = a[bid] - self.actions.bid + 1
+        s.high_bidder[idx[bid]] = p[bid]
+        active = ~s.passed[idx]
+        count = active.sum(axis=1)
+        won = (s.high_bid[idx] > 0) & (count == 1)
+        nobid = count == 0
+        going = ~(won | nobid)
+        if going.any():
+            g = idx[going]
+            s.current_player[g] = first_after(~s.passed[g], s.current_player[g])
+        spare = s.phase[idx] == P_AUCTION
+        self._spare_auction_end(s, idx[spare & won], idx[spare & nobid])
+        self._suit_auction_end(s, idx[~spare & won], idx[~spare & nobid])
+
+    def _spare_auction_end(self, s: TripoliState, won: np.ndarray, nobid: np.ndarray) -> None:
+        if won.size:
+            w, d, bid = s.high_bidder[won], s.dealer[won], s.high_bid[won]
+            s.balance[won, w] -= bid
+            s.balance[won, d] += bid
+            old = s.hands[won, w].copy()
+            s.hands[won, w] = s.spare[won]
+            s.spare[won] = U0
+            s.dead[won] |= old
+            s.known[won, w] |= old
+            s.auctioned[won] = True
+            self._after_spare(s, won)
+        if nobid.size:
+            s.auctioned[nobid] = True
+            again = ~s.swapped[nobid]
+            s.phase[nobid[again]] = P_SPARE
+            s.current_player[nobid[again]] = s.dealer[nobid[again]]
+            self._after_spare(s, nobid[~again])
+
+    def _after_spare(self, s: TripoliState, idx: np.ndarray) -> None:
+        if idx.size == 0:
+            return
+        if self.config.pay_suit == "auction":
+            self._start_auction(s, idx, P_SUIT_AUCTION)
+        else:
+            self._start_poker(s, idx)
+
+    # ================================================================== pay suit (T26)
+    def _suit_auction_end(self, s: TripoliState, won: np.ndarray, nobid: np.ndarray) -> None:
+        if won.size:
+            w = s.high_bidder[won]
+            s.balance[won, w] -= s.high_bid[won]
+            s.layout[won, SPACE_KITTY] += s.high_bid[won]
+            s.phase[won] = P_NAME_SUIT
+            s.current_player[won] = w
+        if nobid.size:
+            self._start_poker(s, nobid)
+
+    def _act_name_suit(self, s: TripoliState, idx: np.ndarray, a: np.ndarray) -> None:
+        s.pay_suit[idx] = a - self.actions.name_suit
+        self._start_poker(s, idx)
+
+    # ================================================================== stage 1 and selection (T10, T12)
+    def _start_poker(self, s: TripoliState, idx: np.ndarray) -> None:
+        if idx.size == 0:
+            return
+        if not self.config.pays_in_play:
+            self._pay_on_deal(s, idx)
+        if self.config.poker_select == "best":
+            s.selected[idx] = best_five(s.hands[idx])
+            self._start_betting(s, idx)
+        else:
+            s.phase[idx] = P_SELECT
+            s.current_player[idx] = self._opener(s, idx)
+            self._advance_selection(s, idx)
+
+    def _pay_on_deal(self, s: TripoliState, idx: np.ndarray) -> None:
+        """T10: pay cards of hearts, king-queen and the sequence, on the hands as they are after the spare phase."""
+        if idx.size == 0:
+            return
+        hands = s.hands[idx]
+        for space, rank in enumerate(PAY_RANKS):
+            who = holder(hands, np.full(idx.size, C.HEARTS * 13 + rank))
+            got = who >= 0
+            s.balance[idx[got], who[got]] += s.layout[idx[got], space]
+            s.layout[idx[got], space] = 0
+        kq = C.mask_of([C.HEARTS * 13 + RANK_KING, C.HEARTS * 13 + RANK_QUEEN])
+        has_kq = (hands & kq) == kq
+        who = np.where(has_kq.any(axis=1), has_kq.argmax(axis=1), -1)
+        got = who >= 0
+        s.balance[idx[got], who[got]] += s.layout[idx[got], SPACE_KQ]
+        s.layout[idx[got], SPACE_KQ] = 0
+        seq = np.array([C.mask_of([13 * st + self._seq_rank + i for i in range(3)]) for st in range(4)], np.uint64)
+        qualifies = ((hands[:, :, None] & seq) == seq).any(axis=2)
+        q = qualifies.sum(axis=1)
+        share = np.where(q > 0, s.layout[idx, SPACE_SEQUENCE] // np.maximum(q, 1), 0)
+        s.balance[idx] += qualifies * share[:, None]
+        s.layout[idx, SPACE_SEQUENCE] -= share * q
+
+    def _opener(self, s: TripoliState, idx: np.ndarray) -> np.ndarray:
+        """T13: left of the dealer, or the dealer."""
+        d = s.dealer[idx]
+        return d if self.config.poker_opener == "dealer" else (d + 1) % self.num_players
+
+    def _act_select(self, s: TripoliState, idx: np.ndarray, a: np.ndarray) -> None:
+        p = s.current_player[idx]
+        s.selected[idx, p] |= C.ONE << (a - self.actions.select).astype(np.uint64)
+        self._advance_selection(s, idx)
+
+    def _advance_selection(self, s: TripoliState, idx: np.ndarray) -> None:
+        """Move to the next selector once a player has five cards; complete selections that leave no choice."""
+        todo = idx
+        for _ in range(self.num_players + 1):
+            p = s.current_player[todo]
+            sel, hand = s.selected[todo, p], s.hands[todo, p]
+            need = 5 - C.popcount(sel)
+            no_choice = (need > 0) & (C.popcount(hand & ~sel) == need)
+            s.selected[todo[no_choice], p[no_choice]] = hand[no_choice]
+            finished = (need == 0) | no_choice
+            if not finished.any():
+                return
+            todo = todo[finished]
+            nxt = (s.current_player[todo] + 1) % self.num_players
+            all_done = nxt == self._opener(s, todo)
+            self._start_betting(s, todo[all_done])
+            todo = todo[~all_done]
+            s.current_player[todo] = nxt[~all_done]
+
