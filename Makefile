@@ -1,11 +1,11 @@
-# cardgym: `make test` (lint + tests) and `make demo` (the main job until training lands) on a fresh machine.
+# cardgym: `make train` (the main job: train a Tripoli agent and evaluate it) and `make test` (lint + tests).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # constraints.txt pins torch to the CPU build available to pip on these machines (see README, "Install").
 PIP_INSTALL := $(PY) -m pip install --quiet -c constraints.txt
 
-.PHONY: install test demo bench clean
+.PHONY: install train test demo bench clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,13 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 	touch $@
 
 install: $(VENV)/.installed
+
+# The main job: MaskablePPO against three heuristics at a 4-player Tripoli table, 10 minutes of training, then the
+# evaluation table (20,000 duplicate deals against the heuristic and against random); README "Training".
+TRAIN_MINUTES ?= 10
+train: install
+	$(VENV)/bin/cardgym train --game tripoli --players 4 --opponents heuristic --minutes $(TRAIN_MINUTES) \
+		--out runs/tripoli
 
 test: install
 	$(VENV)/bin/ruff check .

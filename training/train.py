@@ -224,11 +224,9 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     agent = PPOAgent(game, model_path)
     n = game.num_players
     final = {}
-    for opp in ("heuristic", "random"):
-        opp_agent = make_agent(opp, game)
-        final[opp] = evaluate(game, [agent] + [opp_agent] * (n - 1), deals=cfg.final_deals, seed=cfg.seed + 2,
-                              names=["ppo"] + [opp] * (n - 1))
-    _, adv, half = Advantage(game, cfg.final_deals, cfg.seed + 2)(agent)
+    final["heuristic"], adv, half = Advantage(game, cfg.final_deals, cfg.seed + 2)(agent)
+    final["random"] = evaluate(game, [agent] + [make_agent("random", game)] * (n - 1), deals=cfg.final_deals,
+                               seed=cfg.seed + 2, names=["ppo"] + ["random"] * (n - 1))
     results = {
         "config": dataclasses.asdict(cfg),
         "steps": int(model.num_timesteps),
