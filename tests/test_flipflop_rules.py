@@ -184,7 +184,7 @@ def test_f9_flip_pot_to_lowest_flip_suit_card_aces_low():
     start = s.rewards[0].tolist()
     end = act(g, s, "drop")
     assert s.end_reason[0] == CAUGHT
-    assert [a + b for a, b in zip(start, end)] == [-3 - 1 + 3, -3, -3 + 4 + 3]
+    assert [a + b for a, b in zip(start, end, strict=True)] == [-3 - 1 + 3, -3, -3 + 4 + 3]
 
 
 def test_f10_flop_pot_stays_when_its_suit_was_not_dealt():

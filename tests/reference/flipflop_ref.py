@@ -67,8 +67,9 @@ class FlipFlopRef:
     """One table of Flip Flop. ``step(name)`` plays a legal action by name; ``rewards`` is the last step's rewards."""
 
     def __init__(self, n: int, seed: int, num_deals: int = 1, until_one_left: bool = False, bankroll: int = 20,
-                 deck: list[int] | None = None, dealer: int | None = None) -> None:
+                 deck: list[int] | None = None, dealer: int | None = None, auto_forced: bool = True) -> None:
         self._legal = None
+        self.auto_forced = auto_forced
         self.n = n
         self.seed = seed
         self.session = until_one_left or num_deals > 1
@@ -296,7 +297,8 @@ class FlipFlopRef:
         return sorted(acts)
 
     def forced(self) -> bool:
-        return len(self.legal()) == 1
+        """C8: exactly one legal action, played by the engine unless ``auto_forced`` is off."""
+        return self.auto_forced and len(self.legal()) == 1
 
     # ----- playing ----------------------------------------------------------------------------------------------
     def step(self, name: str) -> None:
