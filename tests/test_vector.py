@@ -170,3 +170,25 @@ def test_bad_sizes_refused():
     env = CardVecEnv(game, 2, RandomAgent(game))
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(2, int))
+
+
+def test_single_table_baseline_of_the_benchmark_passes_sb3_check_env():
+    """The DummyVecEnv baseline of benchmarks/train_throughput.py: SB3's env checker, and its episode return is the
+    learner's chip change as in the batched env."""
+    from stable_baselines3.common.env_checker import check_env
+
+    from benchmarks.train_throughput import SingleAgentTable
+
+    env = SingleAgentTable("tripoli", 4, "random", seed=3)
+    rng = np.random.default_rng(0)
+    # check_env steps with action_space.sample(); a masked env takes legal actions only, so sample from the mask
+    env.action_space.sample = lambda mask=None: int(sample_legal(env.action_masks()[None], rng)[0])
+    check_env(env, warn=True)
+    for _ in range(5):
+        env.reset()
+        total, done = 0.0, False
+        while not done:
+            _, r, term, trunc, _ = env.step(int(sample_legal(env.action_masks()[None], rng)[0]))
+            total, done = total + r, term or trunc
+        seat = env.aec.unwrapped.agent_name_mapping[env.learner]
+        assert total == env.aec.unwrapped.state_.balance[0, seat]
