@@ -7,7 +7,8 @@ anchors of :mod:`benchmarks.anchors` (PettingZoo classic, OpenSpiel, RLCard). Ev
 Python process, one after another, so its peak memory (the child's peak resident set, ``VmHWM``, interpreter and
 libraries included; see :func:`peak_rss`) is its own. Every time is process CPU time (``time.process_time``), the
 clock of :mod:`benchmarks.throughput`, whose ``core_rate`` and ``aec_rate`` measure cardgym: other work on the
-machine then slows the figures little, and the ratios stay fair because all sides use the same clock.
+machine then slows the figures far less than wall-clock time (not at all only on an idle machine), and the ratios
+stay fair because all sides use the same clock.
 
 What is counted, so that the sides compare:
 
@@ -230,10 +231,10 @@ def _fmt(value: float | None, spec: str = ",.0f") -> str:
 
 
 def _ratio(value: float | None) -> str:
-    """A ratio with two or more significant digits, e.g. ``"0.31x"``, ``"4.2x"``, ``"1,250x"``."""
+    """A ratio with two or more significant digits, e.g. ``"0.0031x"``, ``"4.2x"``, ``"1,250x"``."""
     if value is None:
         return "n/a"
-    return format(value, ",.0f" if value >= 10 else ".1f" if value >= 1 else ".2f") + "x"
+    return format(value, ",.0f" if value >= 9.95 else ".1f" if value >= 0.995 else ".2g") + "x"
 
 
 def report(result: dict[str, Any]) -> str:
