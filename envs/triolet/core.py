@@ -262,22 +262,29 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.last_action[idx] = actions
         state.last_card[idx] = -1
         state.last_burn[idx] = False
+        placed: list[tuple[np.ndarray, ...]] = []  # cards went on the pile: (tables, seats, rank, count, hand empty)
+        pick_up: list[np.ndarray] = []  # tables whose player takes the pile
         hand_play = actions < PLAY_FACEUP
         if hand_play.any():
             t, a = idx[hand_play], actions[hand_play]
-            self._play_from_hand(state, t, a // MAX_COPIES, a % MAX_COPIES + 1)
-        other = ~hand_play
-        if other.any():
-            t, a = idx[other], actions[other]
+            placed.append(self._play_from_hand(state, t, a // MAX_COPIES, a % MAX_COPIES + 1))
+        if not hand_play.all():
+            t, a = idx[~hand_play], actions[~hand_play]
             faceup_play = a < PLAY_FACEDOWN
             if faceup_play.any():
-                self._play_faceup(state, t[faceup_play], a[faceup_play])
+                placed.append(self._play_faceup(state, t[faceup_play], a[faceup_play]))
             facedown = (a >= PLAY_FACEDOWN) & (a < PICK_UP)
             if facedown.any():
-                self._play_facedown(state, t[facedown], a[facedown] - PLAY_FACEDOWN)
-            pick_up = a == PICK_UP
-            if pick_up.any():
-                self._pick_up(state, t[pick_up])
+                played, missed = self._play_facedown(state, t[facedown], a[facedown] - PLAY_FACEDOWN)
+                placed.append(played)
+                pick_up.append(missed)
+            pick_up.append(t[a == PICK_UP])
+            pick_up = [p for p in pick_up if p.size]
+        if placed:
+            parts = zip(*placed, strict=True)
+            self._place(state, *(p[0] if len(placed) == 1 else np.concatenate(p) for p in parts))
+        if pick_up:
+            self._pick_up(state, pick_up[0] if len(pick_up) == 1 else np.concatenate(pick_up))
         state.turns[idx] += 1
         cut = idx[(state.turns[idx] >= self.config.max_turns) & ~state.terminated[idx]]
         state.truncated[cut] = True
@@ -329,8 +336,9 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.legal_action_mask[started, READY] = False
 
     # ----- moving cards ------------------------------------------------------------------------------------------
-    def _play_from_hand(self, state: TrioletState, t: np.ndarray, rank: np.ndarray, count: np.ndarray) -> None:
-        """L6: move ``count`` cards of ``rank`` from the current player's hand to the pile (lowest suit first)."""
+    def _play_from_hand(self, state: TrioletState, t: np.ndarray, rank: np.ndarray, count: np.ndarray) -> tuple:
+        """L6: move ``count`` cards of ``rank`` from the current player's hand to the pile (lowest suit first), then
+        draw (L10); returns the placement for :meth:`_place`."""
         f = self._seats(state, t)
         hand1, hand2, known1, known2 = (a.reshape(-1) for a in (state.hand1, state.hand2, state.known1, state.known2))
         x1, x2 = ms.take_lowest(hand1[f], hand2[f], rank, count)
@@ -339,11 +347,11 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.pile1[t], state.pile2[t] = ms.add(state.pile1[t], state.pile2[t], x1, x2)
         h1, h2 = self._draw(state, t, h1, h2)
         hand1[f], hand2[f] = h1, h2
-        self._place(state, t, f, rank, count, h1 == 0)
+        return t, f, rank, count, h1 == 0
 
-    def _play_faceup(self, state: TrioletState, t: np.ndarray, a: np.ndarray) -> None:
+    def _play_faceup(self, state: TrioletState, t: np.ndarray, a: np.ndarray) -> tuple:
         """L12: move the face-up card named by the action, or ``k`` face-up cards of one rank (lowest slots first),
-        to the pile."""
+        to the pile; returns the placement for :meth:`_place`."""
         single = a < PLAY_FACEUP_SET
         rank = np.where(single, (a - PLAY_FACEUP) % NUM_RANKS, (a - PLAY_FACEUP_SET) // 2)
         count = np.where(single, 1, (a - PLAY_FACEUP_SET) % 2 + 2)
@@ -358,10 +366,11 @@ class TrioletGame(BatchedGame[TrioletState]):
         x1 = bits[:, 0] | bits[:, 1] | bits[:, 2]
         state.pile1[t], state.pile2[t] = ms.add(state.pile1[t], state.pile2[t], x1, x2)
         up[f] = np.where(go, -1, cards)
-        self._place(state, t, f, rank, count, np.ones(t.size, dtype=bool))
+        return t, f, rank, count, np.ones(t.size, dtype=bool)
 
-    def _play_facedown(self, state: TrioletState, t: np.ndarray, slot: np.ndarray) -> None:
-        """L13: turn over a face-down card: played if it can go on the pile, else taken up with the pile."""
+    def _play_facedown(self, state: TrioletState, t: np.ndarray, slot: np.ndarray) -> tuple[tuple, np.ndarray]:
+        """L13: turn over a face-down card: played if it can go on the pile, else taken into the hand, whose owner
+        then takes the pile. Returns the placement of the played cards for :meth:`_place` and the other tables."""
         f = self._seats(state, t)
         down = state.facedown.reshape(-1, HAND_SIZE)
         card = down[f, slot].astype(np.int64)
@@ -371,13 +380,12 @@ class TrioletGame(BatchedGame[TrioletState]):
         played = (PLAYABLE_CARDS[state.top[t] + 1] & bit) != 0
         p = t[played]
         state.pile1[p], state.pile2[p] = ms.add(state.pile1[p], state.pile2[p], bit[played], _U0)
-        self._place(state, p, f[played], card[played] % NUM_RANKS, np.ones(p.size, dtype=np.int64),
-                    np.ones(p.size, dtype=bool))
-        m, fm = t[~played], f[~played]
+        fm = f[~played]
         for one, two in ((state.hand1, state.hand2), (state.known1, state.known2)):
             one, two = one.reshape(-1), two.reshape(-1)
             one[fm], two[fm] = ms.add(one[fm], two[fm], bit[~played], _U0)
-        self._pick_up(state, m)
+        ones = np.ones(p.size, dtype=np.int64)
+        return (p, f[played], card[played] % NUM_RANKS, ones, ones == 1), t[~played]
 
     def _pick_up(self, state: TrioletState, t: np.ndarray) -> None:
         """L11: the current player takes the whole pile into the hand (public, L17); the turn passes right."""
@@ -396,8 +404,6 @@ class TrioletGame(BatchedGame[TrioletState]):
                no_hand: np.ndarray) -> None:
         """After ``count`` cards of ``rank`` went on the pile: burn (L8, L9), go out (L15) or pass the turn to the
         right (L5) — a player who burned plays again (L14). ``no_hand``: the player's hand is now empty."""
-        if not t.size:
-            return
         run = np.where(state.top[t] == rank, state.run[t] + count, count)
         burn = (rank == TEN) | (run >= 4)
         state.run[t] = np.where(burn, 0, run)

@@ -40,7 +40,7 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
         lines.append(f"{mark} {who:<12} face-down {_slots(state.facedown[t, seat], unicode, True)} | face-up "
                      f"{_slots(state.faceup[t, seat], unicode, False)} | hand {held}")
     if state.last_seat[t] >= 0:
-        event = f"Last: seat {int(state.last_seat[t])} {action_name(int(state.last_action[t]))}"
+        event = f"Last move: seat {int(state.last_seat[t])}: {action_name(int(state.last_action[t]))}"
         if state.last_card[t] >= 0:
             event += f" (turned {card_str(int(state.last_card[t]), unicode)})"
         lines.append(event + (", burning the pile" if state.last_burn[t] else ""))
