@@ -9,7 +9,8 @@ Strategy (observation layout: the table of :mod:`envs.flipflop_v0`):
   deviation of their sum) and with the number of opponents, or when its total is 3 or less.
 - **Draw** (F13): it takes the top of the discard pile when that card makes a new spread with its hand (a third card
   of a rank, or a run of three of one suit, aces low), can be laid off on a spread on the table, or is worth 3
-  points or less; otherwise it draws from the stock.
+  points or less while it holds a loose card worth at least 5 points more (so that each such exchange lowers its
+  total: two players cannot pass the same low cards back and forth for ever); otherwise it draws from the stock.
 - **Spreads** (F14, F15): it lays every spread it can, the longest (then the most points) first, then lays off every
   card it can, the highest first — each laid card leaves its total and brings it closer to going out (F18).
 - **Discard**: the card with the most points that does not fit a spread it is building: a card paired with another
@@ -79,7 +80,9 @@ class FlipFlopHeuristic(AgentBase):
         has_top = top.any(axis=1)
         t = np.argmax(top, axis=1)
         take = has_top & mask[np.arange(len(obs)), T.DRAW_DISCARD + t]
-        take &= self._makes_spread(hand, t) | self._lays_off(obs, t) | (_PUB_VALUE[t] <= 3)
+        loose = np.where(hand, self._discard_score(hand), -np.inf).max(axis=1)
+        cheaper = (_PUB_VALUE[t] <= 3) & (loose >= _PUB_VALUE[t] + 5)
+        take &= self._makes_spread(hand, t) | self._lays_off(obs, t) | cheaper
         return np.where(drop, T.DROP, np.where(take, T.DRAW_DISCARD + t, T.DRAW_STOCK))
 
     def _should_drop(self, obs: np.ndarray, hand: np.ndarray, total: np.ndarray) -> np.ndarray:

@@ -159,17 +159,22 @@ def _agent_label(agent: Agent, i: int) -> str:
 
 
 def play_tables(
-    game: BatchedGame, agents: list[Agent], seat_agent: np.ndarray, seeds: np.ndarray, rng: np.random.Generator
+    game: BatchedGame,
+    agents: list[Agent],
+    seat_agent: np.ndarray,
+    seeds: np.ndarray,
+    rng: np.random.Generator,
+    max_steps: int = 200_000,
 ) -> tuple[np.ndarray, int]:
     """Play one episode per table to the end; ``seat_agent[t, s]`` is the index of the agent at seat ``s`` of table
     ``t``. Returns the ``(B, n)`` episode return of each seat (the rewards left by ``init`` included) and the number
-    of decisions the agents took."""
+    of decisions the agents took. Raises ``RuntimeError`` if some episode is not over after ``max_steps`` steps."""
     state = game.init(seeds, batch_size=len(seeds))
     returns = state.rewards.astype(np.float64, copy=True)
     rows = np.arange(len(seeds))  # the table each row of ``state`` plays
     needs_obs = [_uses_observation(a) for a in agents]
     decisions = 0
-    while True:
+    for _ in range(max_steps):
         live = ~state.done
         n_live = int(live.sum())
         if n_live == 0:
@@ -207,6 +212,11 @@ def play_tables(
             decisions += sel.size
         game.step(state, actions)
         returns[rows] += state.rewards
+    else:
+        raise RuntimeError(
+            f"{game.name}: {int((~state.done).sum())} episodes still running after {max_steps:,} steps; "
+            "are the agents passing the same moves back and forth?"
+        )
     return returns, decisions
 
 
