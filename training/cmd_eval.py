@@ -47,9 +47,10 @@ def parse_options(game: str, items: list[str]) -> dict[str, Any]:
 
 
 def file_stem(result: EvalResult) -> str:
-    """``eval_<game>_<n>p_<agents>`` with characters unsafe in file names replaced."""
+    """``eval_<game>_<n>p_<agents>[_<option>-<value>…]`` with characters unsafe in file names left out."""
     agents = "-".join(re.sub(r"[^A-Za-z0-9.]+", "", Path(a).stem if a.startswith("ppo:") else a) for a in result.agents)
-    return f"eval_{result.game}_{result.num_players}p_{agents}"[:150]
+    options = "".join(f"_{k}-{v}" for k, v in result.options.items())
+    return re.sub(r"[^A-Za-z0-9._-]+", "", f"eval_{result.game}_{result.num_players}p_{agents}{options}")[:150]
 
 
 def run(args: argparse.Namespace) -> None:
