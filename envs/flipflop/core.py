@@ -52,8 +52,9 @@ HAND_SIZE = 5
 
 
 def hand_totals(hands: np.ndarray) -> np.ndarray:
-    """F2: the point total of each mask (any shape)."""
-    return popcount(hands) + popcount(hands[..., None] & T.VALUE_AT_LEAST).sum(axis=-1)
+    """F2: the point total of each mask (any shape), one table look-up per suit."""
+    suit_bits = np.uint64(0x1FFF)
+    return sum(T.SUIT_POINTS[(hands >> np.uint64(13 * k)) & suit_bits] for k in range(4))
 
 
 def lowest_bit(masks: np.ndarray) -> np.ndarray:
@@ -264,14 +265,12 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         """Compute the masks of ``rows`` and play forced moves (C8) until each table waits on a choice or is done."""
         while rows.size:
             rows = rows[~s.terminated[rows]]
-            self._masks(s, rows)
+            count = self._masks(s, rows)
             if not self.config.auto_forced:
                 return
-            mask = s.legal_action_mask[rows]
-            forced = mask.sum(axis=1) == 1
-            rows = rows[forced]
+            rows = rows[count == 1]
             if rows.size:
-                self._apply(s, rows, mask[forced].argmax(axis=1))
+                self._apply(s, rows, s.legal_action_mask[rows].argmax(axis=1))
 
     def _apply(self, s: FlipFlopState, rows: np.ndarray, acts: np.ndarray) -> None:
         p = s.current_player[rows]
@@ -376,9 +375,10 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         self._finish_deals(s, rows, np.where(won, DROP_WON, CAUGHT))
 
     # ----- legal actions -------------------------------------------------------------------------------------------
-    def _masks(self, s: FlipFlopState, rows: np.ndarray) -> None:
-        """The legal-action mask of the current player at tables ``rows``."""
+    def _masks(self, s: FlipFlopState, rows: np.ndarray) -> np.ndarray:
+        """Set the legal-action masks of tables ``rows``; return how many actions each has."""
         mask = np.zeros((rows.size, T.NUM_ACTIONS), dtype=bool)
+        count = np.full(rows.size, 2)
         draw = s.phase[rows] == DRAW
         rd = np.flatnonzero(draw)
         mask[rd, T.DROP] = True
@@ -387,13 +387,24 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         has = s.pile_len[r] > 0
         top = s.pile[r[has], s.pile_len[r[has]] - 1]
         mask[rd[has], T.DRAW_DISCARD + T.PUB_OF[top]] = True
+        count[rd[has]] = 3
         rp = np.flatnonzero(~draw)
         r = rows[rp]
         hand = s.hands[r, s.current_player[r]]
         taken = s.taken[r]
-        mask[rp, T.DISCARD : T.LAY_RUN] = ((hand & ~taken)[:, None] >> T.LOW_OF.astype(np.uint64)) & U1
-        spread_ok = (hand[:, None] & T.SPREAD_CARDS) == T.SPREAD_CARDS
+        discard = hand & ~taken
+        bits = np.unpackbits(discard.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        mask[rp, T.DISCARD : T.LAY_RUN] = bits[:, T.LOW_OF]
+        count[rp] = popcount(discard)
+        # Spreads and lay-offs only where the hand holds any (most hands hold none).
+        patterns = self._spread_patterns(hand)
         fits = self._fits(hand, s.runs[r], s.set_open[r])
+        sub = np.flatnonzero(patterns.any(axis=1) | fits.any(axis=1))
+        if not sub.size:
+            s.legal_action_mask[rows] = mask
+            return count
+        r, hand, taken, patterns, fits = r[sub], hand[sub], taken[sub], patterns[sub], fits[sub]
+        spread_ok = (patterns[:, T.SPREAD_SOURCE] >> T.SPREAD_SHIFT) & U1 != 0
         layoff_ok = (fits[:, T.LAYOFF_KIND] >> T.LAYOFF_BIT) & U1 != 0
         # Keep a turn able to end: never leave only the card just taken from the discard pile, unless it can then be
         # laid off (decision, see the module docstring).
@@ -407,9 +418,27 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             spread_ok[t] &= ~same | np.where(T.IS_RUN, run_after[:, None], set_after[:, None])
             single = (U1 << T.LAYOFF_BIT) == rest[:, None]
             layoff_ok[t] &= ~single | np.where(T.LAYOFF_KIND == T.ON_SET, set_after[:, None], run_after[:, None])
-        mask[rp, T.LAY_RUN : T.LAY_OFF] = spread_ok
-        mask[rp, T.LAY_OFF :] = layoff_ok
+        rows_sub = rp[sub]
+        mask[rows_sub, T.LAY_RUN : T.LAY_OFF] = spread_ok
+        mask[rows_sub, T.LAY_OFF :] = layoff_ok
+        count[rows_sub] += spread_ok.sum(axis=1) + layoff_ok.sum(axis=1)
         s.legal_action_mask[rows] = mask
+        return count
+
+    @staticmethod
+    def _spread_patterns(hand: np.ndarray) -> np.ndarray:
+        """(R, 9) uint64: the starts of runs of 3, 4, 5, 6 cards in ``hand`` (ace-low bits), then per ace-low rank
+        (13 bits) the sets of three missing ♣, ♦, ♥, ♠ and the sets of four (F14)."""
+        out = np.empty((hand.size, 9), dtype=np.uint64)
+        run = hand & (hand >> U1)
+        for k in range(4):
+            run = run & (hand >> np.uint64(k + 2)) & T.RUN_VALID[k]
+            out[:, k] = run
+        suits = (hand[:, None] >> np.array([0, 13, 26, 39], dtype=np.uint64)) & np.uint64(0x1FFF)
+        c, d, h, sp = suits.T
+        out[:, 4], out[:, 5], out[:, 6], out[:, 7] = d & h & sp, c & h & sp, c & d & sp, c & d & h
+        out[:, 8] = c & d & h & sp
+        return out
 
     @staticmethod
     def _fits(hand: np.ndarray, runs: np.ndarray, set_open: np.ndarray) -> np.ndarray:

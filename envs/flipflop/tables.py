@@ -46,10 +46,8 @@ ACES = np.uint64(sum(1 << (13 * s) for s in range(4)))
 KINGS = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
 VALUE_OF_LOW = np.minimum(np.arange(DECK_SIZE) % NUM_RANKS + 1, 10).astype(np.int64)
 """F2: points of each ace-low bit (ace 1, two 2, …, ten/J/Q/K 10)."""
-VALUE_AT_LEAST = np.array(
-    [sum(1 << b for b in range(DECK_SIZE) if VALUE_OF_LOW[b] >= v) for v in range(2, 11)], dtype=np.uint64
-)
-"""Masks of the cards worth at least 2, 3, …, 10 points: a hand's total is its size plus the popcounts of these."""
+SUIT_POINTS = np.array([sum(VALUE_OF_LOW[b] for b in range(13) if x >> b & 1) for x in range(1 << 13)], dtype=np.int64)
+"""``SUIT_POINTS[x]``: the points of the cards of one suit whose ace-low rank bits are ``x``."""
 
 
 def low_rank_name(low_rank: int) -> str:
@@ -110,6 +108,20 @@ FOURTH_CARD = np.array(
     dtype=np.uint64,
 )
 """For a set of three: the mask of the missing card of its rank (0 otherwise)."""
+RUN_VALID = np.array(
+    [sum(1 << (13 * s + b) for s in range(4) for b in range(14 - length)) for length in range(3, MAX_RUN + 1)],
+    dtype=np.uint64,
+)
+"""For run lengths 3–6: the ace-low bits where a run of that length may start within its suit."""
+SPREAD_SOURCE = np.array(
+    [length - 3 for _, length, _ in RUNS] + [4 + (m if m >= 0 else 4) for _, m in SETS], dtype=np.int64
+)
+SPREAD_SHIFT = np.array(
+    [13 * s + start for s, _, start in RUNS] + [(r + 1) % NUM_RANKS for r, _ in SETS], dtype=np.uint64
+)
+"""Spread action ``i`` is legal when bit ``SPREAD_SHIFT[i]`` of pattern ``SPREAD_SOURCE[i]`` is set; the patterns
+are the run starts of lengths 3–6 (ace-low bits) and, per ace-low rank, the sets missing ♣, ♦, ♥, ♠ and the set of
+four (see ``FlipFlopGame._spread_patterns``)."""
 LAYOFF_KIND = np.array([k for k, _ in LAYOFFS], dtype=np.int64)
 LAYOFF_BIT = np.array([b for _, b in LAYOFFS], dtype=np.uint64)
 LAYOFF_TARGET = np.array(
