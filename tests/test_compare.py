@@ -29,27 +29,32 @@ def _never_called(seconds: float, seed: int = 0) -> tuple[float, float]:
     raise AssertionError("a missing anchor must not be run")
 
 
-@pytest.fixture(scope="module")
-def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, object]:
-    out = tmp_path_factory.mktemp("compare") / "compare.json"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(ANCHORS, FAKE, Anchor("Nowhere", "no_game", ("no_such_module_for_cardgym",), _never_called))
-        result = compare.main(["--seconds", "0.05", "--batches", "1", "--sample-tables", "16", "--out", str(out)])
-    return result, out
+def test_tiny_comparison_measures_or_reports_everything_and_writes_json_and_plot(tmp_path, monkeypatch):
+    # One run for all the checks below (a module fixture would run once per xdist worker).
+    out = tmp_path / "compare.json"
+    monkeypatch.setitem(ANCHORS, FAKE, Anchor("Nowhere", "no_game", ("no_such_module_for_cardgym",), _never_called))
+    result = compare.main(["--seconds", "0.05", "--batches", "1", "--sample-tables", "16", "--out", str(out)])
+    _check_files(result, out)
+    _check_cardgym_rows(result)
+    _check_anchor_rows(result)
+    _check_ratios(result)
+    _check_memory(result)
+    text = compare.report(result)
+    assert "Nowhere" in text and "not installed" in text
+    assert all(f"{g} core 1" in text for g in compare.GAMES)
 
 
-def test_json_and_plot_are_written(tiny_run):
-    result, out = tiny_run
+def _check_files(result: dict, out) -> None:
     assert json.loads(out.read_text()) == json.loads(json.dumps(result))
     png = out.with_suffix(".png").read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 10_000
 
 
-def test_every_cardgym_core_and_face_is_measured(tiny_run):
-    result, _ = tiny_run
+def _check_cardgym_rows(result: dict) -> None:
     rows = [r for r in result["rows"] if r["kind"] != "anchor"]
-    expected = {(g, kind, 1) for g in compare.GAMES for kind in ("core", "aec")}
-    assert {(r["game"], r["kind"], r["batch"]) for r in rows} == expected
+    assert {(r["game"], r["kind"], r["batch"]) for r in rows} == {
+        (g, kind, 1) for g in compare.GAMES for kind in ("core", "aec")
+    }
     for row in rows:
         assert row["status"] == "ok", row
         assert row["decisions_per_s"] > 0 and row["peak_rss_bytes"] > 2**20
@@ -61,12 +66,13 @@ def test_every_cardgym_core_and_face_is_measured(tiny_run):
             assert row["games_per_s"] == pytest.approx(row["steps_per_s"] / (per_game + compare.PLAYERS))
 
 
-def test_anchors_measured_or_reported_not_installed(tiny_run):
-    result, _ = tiny_run
+def _check_anchor_rows(result: dict) -> None:
     anchors = {r["anchor"]: r for r in result["rows"] if r["kind"] == "anchor"}
-    assert set(anchors) == set(compare.ANCHORS) | {FAKE}
+    assert set(anchors) == set(ANCHORS)  # the made-up anchor included
     assert anchors[FAKE]["status"] == "not installed" and "no_such_module_for_cardgym" in anchors[FAKE]["detail"]
     for key, anchor in ANCHORS.items():
+        if key == FAKE:
+            continue
         row = anchors[key]
         if _installed(anchor.needs):
             assert row["status"] == "ok", row
@@ -75,8 +81,7 @@ def test_anchors_measured_or_reported_not_installed(tiny_run):
             assert row["status"] == "not installed", row
 
 
-def test_ratios_divide_cardgym_by_each_anchor(tiny_run):
-    result, _ = tiny_run
+def _check_ratios(result: dict) -> None:
     anchors = {r["anchor"]: r for r in result["rows"] if r["kind"] == "anchor"}
     for row in result["rows"]:
         if row["kind"] == "anchor":
@@ -89,8 +94,7 @@ def test_ratios_divide_cardgym_by_each_anchor(tiny_run):
                 assert ratios[key] is None
 
 
-def test_memory_figures_count_state_and_observation(tiny_run):
-    result, _ = tiny_run
+def _check_memory(result: dict) -> None:
     for mem in result["memory"]:
         game = make_game(mem["game"], num_players=compare.PLAYERS)
         assert mem["legal_mask_bytes"] == game.num_actions  # one bool per action, part of the state
@@ -98,13 +102,6 @@ def test_memory_figures_count_state_and_observation(tiny_run):
         assert mem["legal_mask_bytes"] < mem["state_bytes"]
         per_table = mem["state_bytes"] + mem["observation_bytes"]
         assert mem["max_batch_4gib"] * per_table <= 4 * 2**30 < (mem["max_batch_4gib"] + 1) * per_table
-
-
-def test_report_names_missing_anchor(tiny_run):
-    result, _ = tiny_run
-    text = compare.report(result)
-    assert "Nowhere" in text and "not installed" in text
-    assert all(f"{g} core 1" in text for g in compare.GAMES)
 
 
 def test_measured_memory_is_the_peak_growth_per_table():
