@@ -7,8 +7,8 @@ anchors of :mod:`benchmarks.anchors` (PettingZoo classic, OpenSpiel, RLCard). Ev
 Python process, one after another, so its peak memory (the child's peak resident set, ``VmHWM``, interpreter and
 libraries included; see :func:`peak_rss`) is its own. Every time is process CPU time (``time.process_time``), the
 clock of :mod:`benchmarks.throughput`, whose ``core_rate`` and ``aec_rate`` measure cardgym: other work on the
-machine then slows the figures far less than wall-clock time (not at all only on an idle machine), and the ratios
-stay fair because all sides use the same clock.
+machine slows these figures far less than wall-clock ones (though not to nothing: caches and memory bandwidth are
+shared), and all sides use the same clock.
 
 What is counted, so that the sides compare:
 
