@@ -16,8 +16,9 @@ Strategy, by decision (the observation layout is the table of :mod:`envs.tripoli
   loses either way, and the showdown then shows only low cards, keeping its high cards and stops hidden for the
   Michigan stage.
 - **Betting.** Equity against the players still in. Unopened: bet when the equity is above 1/2 (more the stronger
-  the hand), else check. Facing a bet: raise with equity above 0.7, call when the equity beats the pot odds
-  ``to_call / (pot + to_call)`` (with a little margin), else fold.
+  the hand), else check. Facing a bet: raise with equity above 0.8, call when the equity beats the pot odds
+  ``to_call / (pot + to_call)`` by a margin of 0.15 (whoever bets is likely to hold better than a random hand),
+  else fold.
 - **Michigan leads.** For each legal lead suit it scores the run it would start: the cards it sheds itself (its block
   of consecutive cards from its lowest card of the suit), a bonus when the block ends in a stop that brings the lead
   back (the ace, or a next card already played or known dead), a malus when the next card is known (shown) to be in
@@ -78,6 +79,20 @@ class TripoliHeuristic(AgentBase):
     """Plays Tripoli by hand strength, pot odds and Michigan run planning (see the module docstring)."""
 
     name = "heuristic"
+    swap_below = 0.4
+    """Swap the dealt hand for the spare below this win chance against one opponent."""
+    bet_above = 0.5
+    """Open the betting above this equity."""
+    raise_above = 0.8
+    """Raise above this equity."""
+    call_margin = 0.15
+    """Call when the equity beats the pot odds by this much."""
+    hopeless_below = 0.05
+    """Select the five lowest cards below this equity."""
+    stop_bonus = 2.0
+    """Michigan lead score of a run that ends in its own stop (the lead comes back), in cards."""
+    low_bonus = 4.0
+    """Michigan lead score of leading a two (scaled down to 0 for an ace)."""
 
     def __init__(self, game: TripoliGame) -> None:
         super().__init__(game)
@@ -132,7 +147,7 @@ class TripoliHeuristic(AgentBase):
 
     def _spare(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         _, p = self._hand_value(obs)
-        weak = p < 0.4
+        weak = p < self.swap_below
         return np.where(weak & mask[:, SWAP], SWAP, np.where(mask[:, AUCTION], AUCTION, np.where(weak, SWAP, KEEP)))
 
     def _auction(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -167,7 +182,7 @@ class TripoliHeuristic(AgentBase):
         _, p = self._hand_value(obs)
         n_opp = self._opponents_in(obs)
         target = poker.best_five(hand)
-        hopeless = p**n_opp < 0.05
+        hopeless = p**n_opp < self.hopeless_below
         if hopeless.any():  # the five lowest ranks: cards ordered by rank, not by suit
             by_rank = self._lowest_five(hand[hopeless])
             target[hopeless] = by_rank
@@ -193,19 +208,19 @@ class TripoliHeuristic(AgentBase):
         pot = obs[:, OFFSETS["layout"][0] + 8]
         to_call = self._scalar(obs, "to_call")
         limit = self.game.config.bet_limit
-        size = np.clip(np.ceil(limit * (equity - 0.45) * 2), 1, limit).astype(np.int64)
+        size = np.clip(np.ceil(limit * (equity - self.bet_above + 0.05) * 2), 1, limit).astype(np.int64)
         rows = np.arange(len(obs))
         can_bet = mask[rows, a.bet + size - 1]
         can_raise = mask[rows, a.raise_ + size - 1]
         unopened = mask[:, a.check]
         odds = to_call / np.maximum(pot + to_call, 1)
         opened = np.where(
-            (equity > 0.7) & can_raise,
+            (equity > self.raise_above) & can_raise,
             a.raise_ + size - 1,
-            np.where((equity > odds + 0.05) & mask[:, a.call], a.call, a.fold),
+            np.where((equity > odds + self.call_margin) & mask[:, a.call], a.call, a.fold),
         )
         opened = np.where(mask[rows, opened], opened, np.where(mask[:, a.call], a.call, a.fold))
-        return np.where(unopened, np.where((equity > 0.5) & can_bet, a.bet + size - 1, a.check), opened)
+        return np.where(unopened, np.where((equity > self.bet_above) & can_bet, a.bet + size - 1, a.check), opened)
 
     def _lead(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         a = self.acts
@@ -222,9 +237,9 @@ class TripoliHeuristic(AgentBase):
         low_rank = np.bitwise_count((block & -block) - 1)
         score = (
             np.bitwise_count(block).astype(np.float64)
-            + 2.0 * stop_mine
+            + self.stop_bonus * stop_mine
             - 1.0 * next_others
-            + 0.5 * (12 - low_rank) / 12
+            + self.low_bonus * (12 - low_rank) / 12
         )
         if self.pays_in_play:
             score += self._pay_bonus(obs, block)

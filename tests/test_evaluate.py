@@ -109,10 +109,10 @@ def test_cli_eval_writes_table_json_and_plot(tmp_path, capsys) -> None:
           "--option", "max_raises=1"])
     out = capsys.readouterr().out
     assert "heuristic" in out and "mean chips / episode" in out and "paycards=play" in out
-    data = json.loads((tmp_path / "eval_tripoli_3p_heuristic-random-random.json").read_text())
+    data = json.loads((tmp_path / "eval_tripoli_3p_heuristic-random-random_paycards-play_max_raises-1.json").read_text())
     assert data["episodes"] == 60 and data["options"] == {"paycards": "play", "max_raises": 1}
     assert [a["agent"] for a in data["agents"]] == ["heuristic", "random", "random"]
-    assert (tmp_path / "eval_tripoli_3p_heuristic-random-random.png").stat().st_size > 1000
+    assert (tmp_path / "eval_tripoli_3p_heuristic-random-random_paycards-play_max_raises-1.png").stat().st_size > 1000
 
 
 def fake_model(path: Path, game: str) -> Path:
