@@ -15,7 +15,7 @@ from envs.triolet import multiset as ms
 from envs.triolet.core import TrioletGame
 from envs.triolet.rules import copies_per_card
 
-SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 IDS = np.arange(DECK_SIZE)
 
 
@@ -40,11 +40,11 @@ def card_places(s) -> dict[str, np.ndarray]:
 @SETTINGS
 @given(n=st.integers(3, 8), sets=st.booleans(), seed=st.integers(0, 2**32))
 def test_l1_cards_conserved_and_rewards_zero_sum_every_step(n, sets, seed):
-    game = TrioletGame(n, faceup_sets=sets, max_turns=400)
-    s = game.init(seed, batch_size=48)
+    game = TrioletGame(n, faceup_sets=sets, max_turns=300)
+    s = game.init(seed, batch_size=32)
     rng = np.random.default_rng(seed)
     deck = copies_per_card(n)
-    returns = np.zeros((48, n))
+    returns = np.zeros((32, n))
     while not s.done.all():
         game.step(s, sample_legal(s.legal_action_mask, rng))
         returns += s.rewards
@@ -116,15 +116,15 @@ def test_l17_c12_swapping_hidden_cards_leaves_observations_unchanged(n, seed, st
 def _policy(s, step: int) -> np.ndarray:
     """A per-table random legal action drawn from the table's own seed (so batch size cannot change it)."""
     legal = s.legal_action_mask
-    k = uniform_ints(s.seeds, STREAM_EXTRA, step, np.maximum(legal.sum(axis=1), 1))
-    order = np.cumsum(legal, axis=1) - 1
-    return np.where(legal & (order == k[:, None]), np.arange(legal.shape[1]), 0).max(axis=1)
+    order = np.cumsum(legal, axis=1, dtype=np.int16)  # 1 at the first legal action, 2 at the second …
+    k = uniform_ints(s.seeds, STREAM_EXTRA, step, np.maximum(order[:, -1], 1)) + 1
+    return (legal & (order == k[:, None])).argmax(axis=1)
 
 
 def _play(game, s, steps: int) -> list[np.ndarray]:
     trace = []
     for step in range(steps):
-        trace.append(np.stack([s.current_player, s.turns, s.hand.sum(axis=(1, 2)), s.stock_pos]))
+        trace.append(np.stack([s.current_player, s.turns, s.stock_pos, s.top, s.pile1.view(np.int64)]))
         game.step(s, _policy(s, step))
     trace.append(s.rewards.sum(axis=1, keepdims=True).T)
     return trace
@@ -133,12 +133,12 @@ def _play(game, s, steps: int) -> list[np.ndarray]:
 def test_c7_same_seed_same_game_at_batch_1_and_1024():
     game = TrioletGame(5, faceup_sets=True)
     big = game.init(77, batch_size=1024)
-    big_trace = _play(game, big, 150)
+    big_trace = _play(game, big, 100)
     for t in (0, 1, 500, 1023):
         one = game.init(77 + t, batch_size=1)
-        one_trace = _play(game, one, 150)
+        one_trace = _play(game, one, 100)
         for a, b in zip(big_trace, one_trace, strict=True):
             assert (a[:, t] == b[:, 0]).all()
-        for f in ("hand", "faceup", "facedown", "pile", "burned", "known", "legal_action_mask", "dealer"):
+        for f in ("hand1", "hand2", "faceup", "facedown", "pile1", "burned1", "known1", "legal_action_mask", "dealer"):
             assert (getattr(big, f)[t] == getattr(one, f)[0]).all(), f
     assert len(set(big.dealer.tolist())) == 5  # C5: the dealer is drawn from each table's seed

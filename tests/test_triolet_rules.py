@@ -18,15 +18,15 @@ def cards(text: str) -> list[int]:
     return [parse_card(c) for c in text.split()]
 
 
-def deal(n: int, hands=None, faceup=None, facedown=None, stock: str = "", dealer: int = 1, **options):
-    """A table with the named cards where given (seat → "9s 8c 3c"); other positions get the unused cards in id
-    order. A card named twice is the second deck's copy the second time (C3)."""
+def stack(n: int, hands=None, faceup=None, facedown=None, stock: str = "", **options):
+    """A game and a stacked deck with the named cards where given (seat → "9s 8c 3c"); other positions get the
+    unused cards in id order. A card named twice is the second deck's copy the second time (C3)."""
     game = TrioletGame(n, **options)
-    front: list[int | None] = [None] * (9 * n)
+    front: list[int | None] = [None] * (9 * n + len(stock.split()))
     used: set[int] = set()
 
-    def place(pos: int, name_list: str) -> None:
-        for i, c in enumerate(cards(name_list)):
+    def place(pos: int, names: str) -> None:
+        for i, c in enumerate(cards(names)):
             cid = c if c not in used else c + DECK_SIZE
             used.add(cid)
             front[pos + i] = cid
@@ -34,13 +34,15 @@ def deal(n: int, hands=None, faceup=None, facedown=None, stock: str = "", dealer
     for rows, offset in ((facedown, 0), (faceup, 3), (hands, 6)):
         for seat, text in (rows or {}).items():
             place(9 * seat + offset, text)
-    tail: list[int | None] = [None] * len(stock.split())
-    front += tail
     place(9 * n, stock)
     spare = iter(c for c in game.cards if int(c) not in used)
-    front = [c if c is not None else int(next(spare)) for c in front]
-    state = game.init(0, decks=game.stacked_deck(front)[None], dealers=np.array([dealer]))
-    return game, state
+    return game, game.stacked_deck([c if c is not None else int(next(spare)) for c in front])
+
+
+def deal(n: int, hands=None, faceup=None, facedown=None, stock: str = "", dealer: int = 1, **options):
+    """One table dealt from :func:`stack`, dealer 1 unless given."""
+    game, deck = stack(n, hands, faceup, facedown, stock, **options)
+    return game, game.init(0, decks=deck[None], dealers=np.array([dealer]))
 
 
 def act(game, state, *names: str) -> None:
@@ -93,17 +95,20 @@ def test_l3_stacked_deal_positions():
 
 def test_l2_rank_order_strictly_higher():
     """L2/L6: for every pair of ordinary ranks, the second may go on the first iff it is strictly higher in
-    3 4 5 6 8 9 J Q K A 2 (6-player tables, so that every rank is in the deck)."""
+    3 4 5 6 8 9 J Q K A 2 (a batch of 6-player tables, one per pair, so that every rank is in the deck)."""
     order = ["3", "4", "5", "6", "8", "9", "J", "Q", "K", "A", "2"]
-    for i, low in enumerate(order):
-        for j, high in enumerate(order):
-            game, state = deal(6, hands={0: f"{low}c 3d 3h", 5: f"{high}s 7c 7d"})
-            all_ready(game, state)
-            act(game, state, f"play 1×{low}")
-            assert state.current_player[0] == 5
-            moves = legal(game, state)
-            assert (f"play 1×{high}" in moves) == (j > i), (low, high)
-            assert "play 1×7" in moves and "play 2×7" in moves  # L7
+    pairs = [(i, j) for i in range(len(order)) for j in range(len(order))]
+    decks = [stack(6, hands={0: f"{order[i]}c 3d 3h", 5: f"{order[j]}s 7c 7d"})[1] for i, j in pairs]
+    game = TrioletGame(6)
+    state = game.init(0, len(pairs), decks=np.stack(decks), dealers=np.ones(len(pairs), dtype=np.int64))
+    for _ in range(6):
+        game.step(state, game.action_id("ready"))
+    game.step(state, np.array([game.action_id(f"play 1×{order[i]}") for i, _ in pairs]))
+    assert (state.current_player == 5).all()
+    for b, (i, j) in enumerate(pairs):
+        moves = {game.action_name(a) for a in np.flatnonzero(state.legal_action_mask[b])}
+        assert (f"play 1×{order[j]}" in moves) == (j > i), (order[i], order[j])
+        assert "play 1×7" in moves and "play 2×7" in moves  # L7
 
 
 def test_l2_worked_check_king():
