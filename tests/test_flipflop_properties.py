@@ -34,7 +34,7 @@ def stock_masks(s) -> np.ndarray:
     return np.where(live, T.LOW_BITS[s.deck], np.uint64(0)).sum(axis=1, dtype=np.uint64)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(n=st.integers(2, 7), seed=st.integers(0, 2**32), options=OPTIONS)
 def test_c10_f3_money_and_cards_conserved_every_step(n, seed, options):
     g = FlipFlopGame(n, **options)

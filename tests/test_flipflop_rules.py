@@ -495,11 +495,13 @@ def test_f24_pot_not_anted_goes_to_the_best_player_who_anted():
     """Continuing the previous session: P2 (first to play) drops. The flop pot goes to the lowest flop-suit card
     dealt among P1 and P3 (who anted it), whatever P2 holds; it stays if neither holds one."""
     hands = {0: "6c 7c 8c 9c 3s", 1: "Kc Qc Jc Tc Kd", 2: "Ks Qs Js Ts 9s", 3: "2c 3c 4c 5c 2d"}
+    p2_had_the_lowest = 0
     for seed in range(6):
         g, s = deal(4, 3, hands, seed=seed, num_deals=2, bankroll=5)
         flop_suit = 3 - int(s.flip_card[0]) // 13
-        dealt = {p: [b for b in range(52) if int(s.hands[0, p]) >> b & 1 and b // 13 == flop_suit] for p in (1, 3)}
-        holders = {p: min(c) for p, c in dealt.items() if c}
+        dealt = {p: [b for b in range(52) if int(s.hands[0, p]) >> b & 1 and b // 13 == flop_suit] for p in (1, 2, 3)}
+        holders = {p: min(c) for p, c in dealt.items() if c and p != 2}
+        p2_had_the_lowest += bool(dealt[2]) and all(min(dealt[2]) < low for low in holders.values())
         flop_pot = float(s.pots[0, FLOP_POT])
         bank = s.bank[0].copy()
         act(g, s, "drop")
@@ -510,6 +512,7 @@ def test_f24_pot_not_anted_goes_to_the_best_player_who_anted():
         else:
             assert s.pots[0, FLOP_POT] == flop_pot
         assert s.side_winner[0, 1] == (min(holders, key=holders.get) if holders else -1)
+    assert p2_had_the_lowest >= 2  # the seeds include deals where P2 held the lowest flop-suit card
 
 
 def test_f25_all_in_player_is_out_unless_they_win_the_game_pot():
