@@ -45,6 +45,10 @@ class FlipFlopHeuristic(AgentBase):
     """Builds and lays spreads, discards high loose cards and drops on a low total (see the module docstring)."""
 
     name = "heuristic"
+    drop_margin = 3.5
+    """Safety margin of a drop, in points per square root of an opponent's unknown cards."""
+    drop_at = 3
+    """Always drop with a total of at most this many points."""
 
     def __init__(self, game: FlipFlopGame) -> None:
         super().__init__(game)
@@ -97,10 +101,10 @@ class FlipFlopHeuristic(AgentBase):
         size = self._seat_field(obs, "hand_size")
         known_val = (known * _PUB_VALUE).sum(axis=2)
         unknown = np.maximum(size - known.sum(axis=2), 0)
-        estimate = known_val + unknown * mu[:, None] - 3.5 * np.sqrt(unknown) * (1.0 + 0.1 * in_deal.sum(axis=1))[
-            :, None]
+        margin = self.drop_margin * (1.0 + 0.1 * in_deal.sum(axis=1))
+        estimate = known_val + unknown * mu[:, None] - margin[:, None] * np.sqrt(unknown)
         lowest = np.where(in_deal, estimate, np.inf).min(axis=1)
-        return (total < lowest) | (total <= 3)
+        return (total < lowest) | (total <= self.drop_at)
 
     @staticmethod
     def _makes_spread(hand: np.ndarray, t: np.ndarray) -> np.ndarray:
