@@ -212,7 +212,7 @@ def play_tables(
             decisions += sel.size
         game.step(state, actions)
         returns[rows] += state.rewards
-    else:
+    if not state.done.all():
         raise RuntimeError(
             f"{game.name}: {int((~state.done).sum())} episodes still running after {max_steps:,} steps; "
             "are the agents passing the same moves back and forth?"
