@@ -109,10 +109,11 @@ def test_cli_eval_writes_table_json_and_plot(tmp_path, capsys) -> None:
           "--option", "max_raises=1"])
     out = capsys.readouterr().out
     assert "heuristic" in out and "mean chips / episode" in out and "paycards=play" in out
-    data = json.loads((tmp_path / "eval_tripoli_3p_heuristic-random-random_paycards-play_max_raises-1.json").read_text())
+    stem = "eval_tripoli_3p_heuristic-random-random_paycards-play_max_raises-1"
+    data = json.loads((tmp_path / f"{stem}.json").read_text())
     assert data["episodes"] == 60 and data["options"] == {"paycards": "play", "max_raises": 1}
     assert [a["agent"] for a in data["agents"]] == ["heuristic", "random", "random"]
-    assert (tmp_path / "eval_tripoli_3p_heuristic-random-random_paycards-play_max_raises-1.png").stat().st_size > 1000
+    assert (tmp_path / f"{stem}.png").stat().st_size > 1000
 
 
 def fake_model(path: Path, game: str) -> Path:
@@ -160,3 +161,22 @@ def test_cardgym_eval_command_end_to_end(tmp_path) -> None:
     assert data["episodes"] == 30 and data["unit"] == "reward"
     bad = subprocess.run(cmd[:6] + ["--agents", "random"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "needs 3 agents" in bad.stderr
+
+
+def test_episodes_that_never_end_are_reported() -> None:
+    game = make_game("tripoli", num_players=4)
+    with pytest.raises(RuntimeError, match="episodes still running after 3 steps"):
+        play_tables(game, agents_for(game, "random"), np.zeros((8, 4), np.int64), np.arange(8),
+                    np.random.default_rng(0), max_steps=3)
+
+
+def test_an_illegal_agent_is_named() -> None:
+    class Stubborn:
+        name = "stubborn"
+
+        def act(self, obs, mask, rng):
+            return np.zeros(len(mask), dtype=np.int64)  # "keep", legal only for a dealer at the spare hand
+
+    game = make_game("tripoli", num_players=3)
+    with pytest.raises(ValueError, match="agent 'stubborn' chose the illegal action"):
+        evaluate(game, [Stubborn()] * 3, deals=3)
