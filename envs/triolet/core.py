@@ -64,12 +64,10 @@ _U0 = np.uint64(0)
 PLAYABLE_CARDS = np.array([np.bitwise_or.reduce(ms.RANK_MASKS[row]) for row in PLAYABLE], dtype=np.uint64)
 #: ``PLAY_HAND_OF_RANK[r]``: the action "play 1×r" from the hand.
 PLAY_HAND_OF_RANK = np.arange(NUM_RANKS) * MAX_COPIES
-#: ``HAND_PLAYS[c]``: eight bytes, one per action "play 1×r" … "play 8×r", 1 where ``c`` cards of rank r allow it.
-HAND_PLAYS = (np.arange(MAX_COPIES + 1)[:, None] > np.arange(MAX_COPIES)).astype(np.uint8).view(np.uint64)[:, 0]
 #: ``PLAYABLE_NIBBLES[top + 1]``: nibble ``r`` set (0xF) where rank ``r`` may go on the pile.
 PLAYABLE_NIBBLES = (PLAYABLE * (np.uint64(15) << (np.uint64(4) * np.arange(NUM_RANKS, dtype=np.uint64)))).sum(
     axis=1, dtype=np.uint64)
-_NIBBLE_SHIFTS = np.uint64(4) * np.arange(NUM_RANKS, dtype=np.uint64)
+_COPIES = np.arange(MAX_COPIES, dtype=np.uint8)
 #: Card bits with an extra entry 0 at index -1 (an empty slot).
 _SLOT_BITS = np.append(CARD_BITS, np.uint64(0))
 
@@ -506,9 +504,10 @@ class TrioletGame(BatchedGame[TrioletState]):
             if not ask.size:
                 return forced
         mask = np.zeros((ask.size, PLAY_ACTIONS), dtype=bool)
-        playable = ms.rank_nibbles(h1[ask], h2[ask]) & PLAYABLE_NIBBLES[top[ask]]
-        words = HAND_PLAYS[(playable[:, None] >> _NIBBLE_SHIFTS) & np.uint64(15)]
-        mask[:, :PLAY_FACEUP] = words.view(np.uint8).reshape(ask.size, PLAY_FACEUP).view(bool)
+        # "play k×r" is legal for k up to the playable cards of rank r (nibble r of the packed rank counts)
+        nibbles = (ms.rank_nibbles(h1[ask], h2[ask]) & PLAYABLE_NIBBLES[top[ask]]).view(np.uint8).reshape(-1, 8, 1)
+        per_rank = np.concatenate([nibbles & 15, nibbles >> 4], axis=2).reshape(-1, 16)[:, :NUM_RANKS, None]
+        mask[:, :PLAY_FACEUP] = (per_rank > _COPIES).reshape(ask.size, PLAY_FACEUP)
         mask[:, PICK_UP] = legal[ask] == 0
         if empty.size:
             rows = np.searchsorted(ask, empty)  # the tables on their table cards, among those asked
