@@ -48,6 +48,16 @@ def test_stacked_deck_reset_and_render():
     assert "K♦ 6♣ 7♣" in env.render()
 
 
+def test_observation_padded_to_eight_seats():
+    game = triolet_v0.raw_env(num_players=3).game
+    state = game.init(4, batch_size=5)
+    obs = game.observe(state, np.array([0, 1, 2, 0, 1]))
+    assert obs.shape == (5, ob.SIZE) and obs.dtype == np.float32
+    blocks = obs[:, ob.SEATS : ob.PILE].reshape(5, 8, ob.SEAT_SIZE)
+    assert (blocks[:, :3, ob.PRESENT] == 1).all() and not blocks[:, 3:].any()  # absent seats are zero
+    assert (blocks[:, :, ob.HAND_COUNT].sum(axis=1) == 9).all() and (obs[:, ob.STOCK] == 40 - 27).all()
+
+
 def test_bad_input_refused():
     with pytest.raises(ConfigError):
         triolet_v0.env(num_players=2)

@@ -289,10 +289,11 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.current_player[cut] = -1
         state.legal_action_mask[cut] = False
 
-    # ----- swap phase (L4) ---------------------------------------------------------------------------------------
     def _seats(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
         """Flat index ``table * n + seat`` of the player to act at tables ``t`` (into ``(B * n, …)`` views)."""
         return t * self.num_players + state.current_player[t]
+
+    # ----- swap phase (L4) ---------------------------------------------------------------------------------------
 
     def _swap_actions(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
         """``(k, 9)`` the legal swap action ids of tables ``t`` (-1: none): each hand card with each face-up card."""
@@ -462,6 +463,7 @@ class TrioletGame(BatchedGame[TrioletState]):
         return forced
 
     def _swap_masks(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
+        """L4: "ready" and the exchanges still allowed; "ready" is forced after three exchanges."""
         swaps = self._swap_actions(state, t)
         rows, cols = np.nonzero(swaps >= 0)
         state.legal_action_mask[t[rows], swaps[rows, cols]] = True
@@ -469,7 +471,10 @@ class TrioletGame(BatchedGame[TrioletState]):
         return np.where((swaps >= 0).any(axis=1), -1, READY)
 
     def _play_masks(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
-        flat = t * self.num_players + state.current_player[t]
+        """L6–L13: plays from the hand, else the face-up cards, else the face-down cards; a pick-up when nothing
+        can be played (L11). Counts the legal moves from the card planes and writes the mask only where there is
+        a choice (or everywhere with ``auto_forced=False``)."""
+        flat = self._seats(state, t)
         h1, h2 = state.hand1.reshape(-1)[flat], state.hand2.reshape(-1)[flat]
         top = state.top[t] + 1
         can = PLAYABLE_CARDS[top]
@@ -504,7 +509,8 @@ class TrioletGame(BatchedGame[TrioletState]):
             if not ask.size:
                 return forced
         mask = np.zeros((ask.size, PLAY_ACTIONS), dtype=bool)
-        # "play k×r" is legal for k up to the playable cards of rank r (nibble r of the packed rank counts)
+        # "play k×r" is legal for k up to the playable cards of rank r: nibble r of the packed rank counts, read as
+        # bytes (little-endian: byte i holds ranks 2i and 2i + 1)
         nibbles = (ms.rank_nibbles(h1[ask], h2[ask]) & PLAYABLE_NIBBLES[top[ask]]).view(np.uint8).reshape(-1, 8, 1)
         per_rank = np.concatenate([nibbles & 15, nibbles >> 4], axis=2).reshape(-1, 16)[:, :NUM_RANKS, None]
         mask[:, :PLAY_FACEUP] = (per_rank > _COPIES).reshape(ask.size, PLAY_FACEUP)
