@@ -8,7 +8,7 @@ Strategy, by decision (the observation layout is the table of :mod:`envs.tripoli
 - **Spare hand** (dealer). With ``p`` below 0.4 it swaps (an unseen random hand is worth ``p = 0.5`` on average);
   otherwise — and after a swap, with its old hand — it auctions the spare (the winner pays the dealer; if nobody
   bids it keeps a good hand, swaps a bad one).
-- **Auctions.** For the spare hand it bids the minimum while the price stays below ``10 * (0.42 - p)`` chips (a
+- **Auctions.** For the spare hand it bids the minimum while the price stays below ``5 * (0.42 - p)`` chips (a
   weak hand pays a little to draw a fresh one). For the pay suit (T26) it values the suit where it holds most of
   A, K, Q, J, 10 at one chip per such card beyond the first, and names that suit when it wins.
 - **Poker selection.** Its best five cards (``best_five``), one per decision. When even that hand is hopeless
@@ -89,6 +89,10 @@ class TripoliHeuristic(AgentBase):
     """Call when the equity beats the pot odds by this much."""
     hopeless_below = 0.05
     """Select the five lowest cards below this equity."""
+    bet_scale = 2.0
+    """Bet and raise size: ``bet_scale * bet_limit * (equity - bet_above + 0.05)`` chips, at least 1."""
+    spare_price = 5.0
+    """Most it bids for the spare hand: ``spare_price * (0.42 - p)`` chips."""
     stop_bonus = 2.0
     """Michigan lead score of a run that ends in its own stop (the lead comes back), in cards."""
     low_bonus = 4.0
@@ -155,7 +159,7 @@ class TripoliHeuristic(AgentBase):
         phase = self._plane(obs, "phase")
         high = self._scalar(obs, "high_bid").astype(np.int64)
         _, p = self._hand_value(obs)
-        limit = np.floor(10 * (0.42 - p)).astype(np.int64)
+        limit = np.floor(self.spare_price * (0.42 - p)).astype(np.int64)
         suit_auction = phase[:, 2] > 0.5
         if suit_auction.any():
             held = rank_sets(planes_to_masks(self._plane(obs, "hand")))
@@ -208,7 +212,7 @@ class TripoliHeuristic(AgentBase):
         pot = obs[:, OFFSETS["layout"][0] + 8]
         to_call = self._scalar(obs, "to_call")
         limit = self.game.config.bet_limit
-        size = np.clip(np.ceil(limit * (equity - self.bet_above + 0.05) * 2), 1, limit).astype(np.int64)
+        size = np.clip(np.ceil(limit * (equity - self.bet_above + 0.05) * self.bet_scale), 1, limit).astype(np.int64)
         rows = np.arange(len(obs))
         can_bet = mask[rows, a.bet + size - 1]
         can_raise = mask[rows, a.raise_ + size - 1]
