@@ -17,6 +17,8 @@ from training.evaluate import evaluate
 from training.train import parse_opponents, train
 from training.train_config import TrainConfig
 
+th.set_num_threads(1)  # as `cardgym train` does: one torch thread is far faster on a busy 2-core machine
+
 TINY = dict(tables=8, n_steps=8, batch_size=32, n_epochs=1, features_dim=32, net_arch=(16,), time_budget=0,
             eval_every=64, eval_deals=8, final_deals=8, checkpoint_every=64, progress=False)
 
@@ -135,3 +137,39 @@ def test_cli_refuses_bad_input_with_one_clear_line(tripoli_run, tmp_path, capsys
     with pytest.raises(SystemExit) as e:
         cli_main(["train", "--option", "max_bid=0", "--out", str(tmp_path / "y"), "--steps", "8"])
     assert e.value.code == 2 and "max_bid" in capsys.readouterr().err
+
+
+def test_imitation_clones_the_teacher_and_its_chips_to_go():
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import SymlogFeatures
+    from envs.vector import CardVecEnv
+    from training.imitation import demonstrations, imitate
+
+    class Lowest:  # a teacher that is easy to learn: the lowest legal action id
+        name = "lowest"
+
+        def act(self, obs, mask, rng):
+            return mask.argmax(axis=1)
+
+    game = make_game("tripoli")
+    obs, masks, actions, to_go = demonstrations(game, Lowest(), np.arange(4, dtype=np.uint64),
+                                                np.random.default_rng(0))
+    assert len(obs) == len(masks) == len(actions) == len(to_go) > 4 * 4
+    assert masks[np.arange(len(actions)), actions].all()
+    # the first decision is the first seat to act: its chips to go + its chips from the deal (ante, pay cards) = its
+    # episode return
+    state = game.init(np.arange(4, dtype=np.uint64), batch_size=4)
+    first = state.current_player.copy()
+    dealt, total = state.rewards.copy(), state.rewards.copy()
+    while not state.done.all():
+        game.step(state, state.legal_action_mask.argmax(axis=1))
+        total += state.rewards
+    np.testing.assert_allclose(to_go[:4], (total - dealt)[np.arange(4), first])
+    env = CardVecEnv(game, 2, Lowest(), seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, device="cpu",
+                        policy_kwargs={"features_extractor_class": SymlogFeatures,
+                                       "features_extractor_kwargs": {"features_dim": 32}, "net_arch": [16]})
+    stats = imitate(model.policy, game, Lowest(), 3_000, seed=0, reward_scale=0.1, tables=64, epochs=4,
+                    batch_size=256, learning_rate=3e-3)
+    assert stats["decisions"] >= 3_000 and stats["accuracy"] > 0.9

@@ -33,6 +33,7 @@ from envs.core.game import BatchedGame
 from envs.registry import make_game
 from envs.vector import CardVecEnv
 from training.evaluate import Z95, EvalResult, evaluate
+from training.imitation import imitate
 from training.train_config import TrainConfig
 
 
@@ -79,8 +80,9 @@ class TrainingCallback(BaseCallback):
     """Progress bar, time budget, periodic evaluation (and self-play snapshots), checkpoints."""
 
     def __init__(self, cfg: TrainConfig, game: BatchedGame, env: CardVecEnv, base: tuple[list[Agent], list[float]],
-                 curve: list[dict[str, Any]], out: Path) -> None:
+                 curve: list[dict[str, Any]], out: Path, started: float) -> None:
         super().__init__()
+        self.t0 = started
         self.cfg, self.game, self.env, self.base, self.curve, self.out = cfg, game, env, base, curve, out
         self.advantage = Advantage(game, cfg.eval_deals, cfg.seed + 1)
         self.snapshots: list[Agent] = []
@@ -89,7 +91,6 @@ class TrainingCallback(BaseCallback):
         self.bar = None
 
     def _on_training_start(self) -> None:
-        self.t0 = time.perf_counter()
         self.start_steps = self.num_timesteps
         self.next_eval = self.num_timesteps + self.cfg.eval_every
         self.next_ckpt = self.num_timesteps + self.cfg.checkpoint_every
@@ -198,6 +199,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         th.set_num_threads(cfg.threads)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
     game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
     base = parse_opponents(cfg.opponents, game)
     env = CardVecEnv(game, cfg.tables, base[0], base[1], seed=cfg.seed, reward_scale=cfg.reward_scale)
@@ -214,8 +216,13 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                            "features_extractor_kwargs": {"features_dim": cfg.features_dim},
                            "net_arch": list(cfg.net_arch)},
         )
-    callback = TrainingCallback(cfg, game, env, base, curve, out)
-    t0 = time.perf_counter()
+    imitation = {}
+    if cfg.imitate and not cfg.resume:
+        deadline = t0 + cfg.time_budget / 2 if cfg.time_budget else None  # at most half the budget
+        imitation = imitate(model.policy, game, make_agent(cfg.imitate_teacher, game), cfg.imitate, cfg.seed,
+                            cfg.reward_scale, epochs=cfg.imitate_epochs, deadline=deadline,
+                            log=print if cfg.progress else None)
+    callback = TrainingCallback(cfg, game, env, base, curve, out, t0)
     model.learn(total_timesteps=cfg.total_steps, callback=callback, reset_num_timesteps=not cfg.resume,
                 tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0
@@ -232,6 +239,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         "steps": int(model.num_timesteps),
         "train_seconds": round(train_seconds, 1),
         "steps_per_second": round((model.num_timesteps - callback.start_steps) / train_seconds),
+        "imitation": imitation,
         "skipped_deals": env.skipped_deals,
         "opponent_pool": [getattr(a, "name", type(a).__name__) for a in env.opponents],
         "advantage_vs_heuristic": {"mean": adv, "ci95": half, "deals": cfg.final_deals,

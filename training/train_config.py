@@ -24,10 +24,16 @@ class TrainConfig:
     """With self-play: the share of opponent seats given to the snapshots."""
     max_snapshots: int = 5
     """With self-play: snapshots kept (the oldest is dropped)."""
+    imitate: int = 0
+    """Teacher decisions to clone before PPO (training.imitation; 0: start PPO from a random policy)."""
+    imitate_teacher: str = "heuristic"
+    """The agent cloned by the imitation warm start."""
+    imitate_epochs: int = 2
+    """Passes over each chunk of demonstrations."""
     total_steps: int = 50_000_000
     """Learner decisions to train for (the time budget usually stops the run first)."""
     time_budget: float = 600.0
-    """Seconds of training (the final evaluation comes on top); 0 for no limit."""
+    """Seconds of training, imitation included (the final evaluation comes on top); 0 for no limit."""
     seed: int = 0
     """Seed of the tables, the network initialisation and the evaluations."""
     out: str = "runs/tripoli"
