@@ -239,6 +239,17 @@ def test_f12_showing_completed_at_once_when_the_deal_ends_early():
     assert act(g, s, "drop") == [-1.0, 0.0, 4.0 + 6.0]
 
 
+def test_f12_players_without_a_turn_show_at_once_in_order():
+    """P0 tunks on the first turn (3♠4♠5♠ and 8♣8♦8♠); P1 then shows 7♥ and 4♦, and P2 2♥ and 3♦ (each lower than
+    what was shown before), at once. P2 wins both side pots; P1 and P2 pay P0 one stake each (F20)."""
+    g, s = deal(3, 2, {0: "3s 4s 5s 8c 8d", 1: "7h 4d Kc Qc 3c", 2: "2h 3d 5c 6c 9h"}, stock="8s")
+    assert cards_in(s.shown[0]) == {"9h", "8d"}
+    act(g, s, "draw stock")
+    act(g, s, "lay run 3♠4♠5♠")
+    assert act(g, s, "lay set 8♣8♦8♠") == [5.0, -1.0, -1.0 + 6.0]
+    assert cards_in(s.shown[0]) == {"9h", "8d", "7h", "4d", "2h", "3d"}
+
+
 # ----- F13–F17: turns ----------------------------------------------------------------------------------------------
 def test_f13_draw_then_discard_first_player_draws_from_stock():
     g, s = deal(3, 2, SHOWING, stock="Ah")

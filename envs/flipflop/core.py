@@ -14,8 +14,6 @@ Decisions where the rules are silent (besides those marked in the rules file):
 - F25: a player all in who takes a share of the game pot has won it and stays in.
 - F25: a player out of the session keeps the money left; the dealer moves to the next seat still in. Money left in
   pots when a session ends stays there (it was never won).
-- F12: when the deal ends before the showing is complete, the flip and flop pots are paid then; the late shows are
-  not recorded separately (the showdowns of F19/F21 show every hand anyway).
 - F24: the flip and flop pots go to the best dealt card among the players who anted that pot; showing is unchanged.
 """
 
@@ -210,6 +208,24 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             s.low_shown[rb, k] = low[better] % 13
         self._pay_sides(s, r[p == s.dealer[r]])
 
+    def _show_rest(self, s: FlipFlopState, rows: np.ndarray) -> None:
+        """F12: when a deal ends before the showing is complete, the players who had no turn yet show at once, in
+        order from the dealer's left (each shows a card lower than every card shown before it)."""
+        rows = rows[~s.sides_paid[rows]]
+        if not rows.size:
+            return
+        order = (s.dealer[rows][:, None] + 1 + np.arange(self.num_players)) % self.num_players
+        waiting = ~np.take_along_axis(s.had_turn[rows] | ~s.in_deal[rows], order, axis=1)
+        hands = np.take_along_axis(s.hands[rows], order, axis=1)
+        flip_suit = s.flip_card[rows] // 13
+        for k, suit in ((FLIP, flip_suit), (FLOP, 3 - flip_suit)):
+            low = lowest_bit(hands & T.SUIT_LOW[suit][:, None])
+            rank = np.where(waiting & (low < 64), low - 13 * suit[:, None], 13)
+            lowest_before = np.minimum.accumulate(np.column_stack([s.low_shown[rows, k], rank[:, :-1]]), axis=1)
+            shows = rank < lowest_before
+            s.shown[rows] |= np.where(shows, T.LOW_BITS[np.minimum(low, 51)], U0).sum(axis=1, dtype=np.uint64)
+            s.low_shown[rows, k] = np.minimum(s.low_shown[rows, k], rank.min(axis=1))
+
     def _pay_sides(self, s: FlipFlopState, rows: np.ndarray) -> None:
         """Pay the flip and flop pots once the showing is complete (F9–F12); an unwon pot stays (F10)."""
         rows = rows[~s.sides_paid[rows]]
@@ -236,6 +252,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         if not rows.size:
             return
         s.end_reason[rows] = reason
+        self._show_rest(s, rows)
         self._pay_sides(s, rows)
         cfg = self.config
         s.deal_no[rows] += 1

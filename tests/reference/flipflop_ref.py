@@ -197,6 +197,10 @@ class FlipFlopRef:
 
     def end_deal(self, how: str) -> None:
         self.ended = how
+        if not self.sides_paid:  # F12: those who had no turn yet show at once, in turn order
+            for s in self.order:
+                if not self.first_turn_had[s]:
+                    self.show(s)
         self.pay_sides()
         self.deals_done += 1
         if not self.session:
