@@ -97,6 +97,8 @@ class TripoliHeuristic(AgentBase):
     """Michigan lead score of a run that ends in its own stop (the lead comes back), in cards."""
     low_bonus = 4.0
     """Michigan lead score of leading a two (scaled down to 0 for an ace)."""
+    handover_malus = 1.0
+    """Michigan lead score lost when the card after its block is known to be in another player's hand."""
 
     def __init__(self, game: TripoliGame) -> None:
         super().__init__(game)
@@ -242,7 +244,7 @@ class TripoliHeuristic(AgentBase):
         score = (
             np.bitwise_count(block).astype(np.float64)
             + self.stop_bonus * stop_mine
-            - 1.0 * next_others
+            - self.handover_malus * next_others
             + self.low_bonus * (12 - low_rank) / 12
         )
         if self.pays_in_play:
