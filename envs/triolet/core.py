@@ -121,7 +121,7 @@ class TrioletState(BatchState):
     last_action: np.ndarray
     """(B,) int64 — the last move's action id, -1 before any."""
     last_card: np.ndarray
-    """(B,) int64 — the face-down card turned by the last move, -1 if none (L13: seen by all)."""
+    """(B,) int64 — the face-down card turned by the last face-down move (L13: seen by all), -1 before any."""
     last_burn: np.ndarray
     """(B,) bool — the last move burned the pile."""
 
@@ -258,7 +258,6 @@ class TrioletGame(BatchedGame[TrioletState]):
             return
         state.last_seat[idx] = state.current_player[idx]
         state.last_action[idx] = actions
-        state.last_card[idx] = -1
         state.last_burn[idx] = False
         placed: list[tuple[np.ndarray, ...]] = []  # cards went on the pile: (tables, seats, rank, count, hand empty)
         pick_up: list[np.ndarray] = []  # tables whose player takes the pile
@@ -427,7 +426,7 @@ class TrioletGame(BatchedGame[TrioletState]):
     def _draw(self, state: TrioletState, t: np.ndarray, h1: np.ndarray, h2: np.ndarray) -> ms.Planes:
         """L10: draw from the stock until the hand holds three cards or the stock is empty; returns the hands."""
         pos = state.stock_pos[t]
-        need = np.clip(HAND_SIZE - ms.size(h1, h2), 0, state.deck.shape[1] - pos)
+        need = np.minimum(np.maximum(HAND_SIZE - ms.size(h1, h2), 0), state.deck.shape[1] - pos)
         r = np.flatnonzero(need)
         if not r.size:
             return h1, h2

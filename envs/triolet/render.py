@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import DECK_SIZE, card_str
-from envs.triolet.rules import RANK_NAMES, action_name
+from envs.triolet.rules import PICK_UP, PLAY_FACEDOWN, RANK_NAMES, action_name
 
 
 def _cards(counts: np.ndarray, unicode: bool) -> str:
@@ -41,7 +41,7 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
                      f"{_slots(state.faceup[t, seat], unicode, False)} | hand {held}")
     if state.last_seat[t] >= 0:
         event = f"Last move: seat {int(state.last_seat[t])}: {action_name(int(state.last_action[t]))}"
-        if state.last_card[t] >= 0:
+        if PLAY_FACEDOWN <= state.last_action[t] < PICK_UP:
             event += f" (turned {card_str(int(state.last_card[t]), unicode)})"
         lines.append(event + (", burning the pile" if state.last_burn[t] else ""))
     if state.terminated[t]:
