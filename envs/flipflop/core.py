@@ -47,6 +47,8 @@ from envs.flipflop.state import (
 U1 = np.uint64(1)
 U0 = np.uint64(0)
 HAND_SIZE = 5
+KIND_STARTS = np.array([T.DROP, T.DRAW_STOCK, T.DRAW_DISCARD, T.DISCARD, T.LAY_RUN, T.LAY_OFF])
+"""First action id of each kind of action, in the order of ``FlipFlopGame._apply``'s handlers."""
 
 
 def hand_totals(hands: np.ndarray) -> np.ndarray:
@@ -186,6 +188,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             paid = fifty.any(axis=1)
             r50, fifty, payers = r7[paid], fifty[paid], (s.in_deal[r7] & ~fifty)[paid]
             s.bank[r50] += payers.sum(axis=1, keepdims=True) / fifty.sum(axis=1, keepdims=True) * fifty - payers
+            self._show_rest(s, r7)
             self._finish_deals(s, r7, INSTANT)
         self._begin_turns(s, rows[~instant], order[~instant, 0])
 
@@ -210,7 +213,8 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
 
     def _show_rest(self, s: FlipFlopState, rows: np.ndarray) -> None:
         """F12: when a deal ends before the showing is complete, the players who had no turn yet show at once, in
-        order from the dealer's left (each shows a card lower than every card shown before it)."""
+        order from the dealer's left (each shows a card lower than every card shown before it). Not needed after a
+        showdown (F19, F21), where every hand is shown."""
         rows = rows[~s.sides_paid[rows]]
         if not rows.size:
             return
@@ -252,7 +256,6 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         if not rows.size:
             return
         s.end_reason[rows] = reason
-        self._show_rest(s, rows)
         self._pay_sides(s, rows)
         cfg = self.config
         s.deal_no[rows] += 1
@@ -290,30 +293,36 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
                 self._apply(s, rows, s.legal_action_mask[rows].argmax(axis=1))
 
     def _apply(self, s: FlipFlopState, rows: np.ndarray, acts: np.ndarray) -> None:
+        """Play ``acts`` at tables ``rows``, grouped by kind of action (each group one set of numpy operations)."""
         p = s.current_player[rows]
         s.last_action[rows, p] = acts
-        # F17: drop instead of drawing.
-        drop = acts == T.DROP
-        self._settle_drop(s, rows[drop], p[drop])
-        # F13: draw the top of the stock or of the discard pile.
-        sel = acts == T.DRAW_STOCK
-        r, q = rows[sel], p[sel]
-        card = s.deck[r, s.stock_pos[r]]
-        s.hands[r, q] |= T.LOW_BITS[card]
+        kind = np.searchsorted(KIND_STARTS, acts, side="right") - 1
+        for k, play in enumerate(
+            (self._settle_drop, self._draw_stock, self._draw_discard, self._discard, self._lay, self._lay_off)
+        ):
+            sel = np.flatnonzero(kind == k)
+            if sel.size:
+                play(s, rows[sel], p[sel], acts[sel])
+
+    def _draw_stock(self, s: FlipFlopState, r: np.ndarray, q: np.ndarray, acts: np.ndarray) -> None:
+        """F13: draw the top card of the stock; F21: note when it was the last."""
+        s.hands[r, q] |= T.LOW_BITS[s.deck[r, s.stock_pos[r]]]
         s.stock_pos[r] += 1
         s.last_turn[r] = s.stock_pos[r] == 52
         s.phase[r] = PLAY
-        sel = (acts >= T.DRAW_DISCARD) & (acts < T.DISCARD)
-        r, q = rows[sel], p[sel]
+
+    def _draw_discard(self, s: FlipFlopState, r: np.ndarray, q: np.ndarray, acts: np.ndarray) -> None:
+        """F13: take the top card of the discard pile (public, F27; it may not be discarded this turn)."""
         s.pile_len[r] -= 1
         bit = T.LOW_BITS[s.pile[r, s.pile_len[r]]]
         s.hands[r, q] |= bit
         s.taken[r] = bit
         s.taken_by[r, q] |= bit
         s.phase[r] = PLAY
-        # F14: lay a spread.
-        sel = (acts >= T.LAY_RUN) & (acts < T.LAY_OFF)
-        r, q, i = rows[sel], p[sel], acts[sel] - T.LAY_RUN
+
+    def _lay(self, s: FlipFlopState, r: np.ndarray, q: np.ndarray, acts: np.ndarray) -> None:
+        """F14: lay a run or a set; F16/F18/F20: an empty hand goes out, a tunk after exactly two spreads of three."""
+        i = acts - T.LAY_RUN
         cards = T.SPREAD_CARDS[i]
         s.hands[r, q] &= ~cards
         s.spreads[r, q] |= cards
@@ -324,13 +333,13 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         s.other_laid[r, q] |= T.SPREAD_SIZE[i] != 3
         empty = s.hands[r, q] == 0
         r, q = r[empty], q[empty]
-        tunk = (s.spreads3[r, q] == 2) & ~s.other_laid[r, q]
-        self._settle_out(s, r, q, tunk)
-        # F15: lay off on a spread; the card joins the spread of whoever laid it.
-        sel = acts >= T.LAY_OFF
-        r, q, j = rows[sel], p[sel], acts[sel] - T.LAY_OFF
-        bit, kind = U1 << T.LAYOFF_BIT[j], T.LAYOFF_KIND[j]
-        on_set = kind == T.ON_SET
+        self._settle_out(s, r, q, (s.spreads3[r, q] == 2) & ~s.other_laid[r, q])
+
+    def _lay_off(self, s: FlipFlopState, r: np.ndarray, q: np.ndarray, acts: np.ndarray) -> None:
+        """F15: lay off a card; it joins the spread of whoever laid that spread. F16/F18: an empty hand goes out."""
+        j = acts - T.LAY_OFF
+        bit = U1 << T.LAYOFF_BIT[j]
+        on_set = T.LAYOFF_KIND[j] == T.ON_SET
         target = np.where(on_set, s.sets[r] & T.RANK_LOW[T.LAYOFF_RANK[j]], T.LAYOFF_TARGET[j])
         owner = ((s.spreads[r] & target[:, None]) != 0).argmax(axis=1)
         s.spreads[r, owner] |= bit
@@ -341,10 +350,10 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         s.other_laid[r, q] = True
         empty = s.hands[r, q] == 0
         self._settle_out(s, r[empty], q[empty], np.zeros(empty.sum(), dtype=bool))
-        # F13: discard one card, ending the turn; F18: going out; F21: the stock is exhausted.
-        sel = (acts >= T.DISCARD) & (acts < T.LAY_RUN)
-        r, q = rows[sel], p[sel]
-        low = T.LOW_OF[acts[sel] - T.DISCARD]
+
+    def _discard(self, s: FlipFlopState, r: np.ndarray, q: np.ndarray, acts: np.ndarray) -> None:
+        """F13: discard, ending the turn; F18: going out; F21: after the last card of the stock the deal ends."""
+        low = T.LOW_OF[acts - T.DISCARD]
         s.hands[r, q] &= ~T.LOW_BITS[low]
         s.pile[r, s.pile_len[r]] = low
         s.pile_len[r] += 1
@@ -353,8 +362,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         stock = ~out & s.last_turn[r]
         self._settle_showdown(s, r[stock], None)
         nxt = ~out & ~stock
-        r = r[nxt]
-        self._begin_turns(s, r, next_seat(s.in_deal[r], q[nxt]))
+        self._begin_turns(s, r[nxt], next_seat(s.in_deal[r[nxt]], q[nxt]))
 
     # ----- end of a deal -------------------------------------------------------------------------------------------
     def _settle_out(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray, tunk: np.ndarray) -> None:
@@ -364,12 +372,12 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         winner = np.arange(self.num_players) == seats[:, None]
         self._pay_extra(s, rows[tunk], s.in_deal[rows[tunk]] & ~winner[tunk])
         self._share_game_pot(s, rows, winner)
+        self._show_rest(s, rows)
         self._finish_deals(s, rows, np.where(tunk, TUNKED, WENT_OUT))
 
-    def _settle_drop(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray) -> None:
-        """F19: the dropper wins with the strictly lowest total, else pays one stake to the lowest opponents."""
-        if not rows.size:
-            return
+    def _settle_drop(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> None:
+        """F17, F19: a drop; the dropper wins with the strictly lowest total, else pays one stake to the lowest
+        opponents."""
         dropper = np.arange(self.num_players) == seats[:, None]
         self._settle_showdown(s, rows, dropper)
 

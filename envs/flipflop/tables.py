@@ -98,8 +98,6 @@ def _spread_cards() -> np.ndarray:
 SPREAD_CARDS = _spread_cards()
 """Ace-low masks of the cards of every lay-run and lay-set action (action ``LAY_RUN + i``)."""
 NUM_SPREADS = len(SPREAD_CARDS)
-SET_OF_THREE = np.array([False] * len(RUNS) + [m >= 0 for _, m in SETS])
-"""Whether spread action ``i`` is a set of three (laying it opens the fourth card of the rank)."""
 IS_RUN = np.arange(NUM_SPREADS) < len(RUNS)
 SPREAD_SIZE = np.bitwise_count(SPREAD_CARDS).astype(np.int64)
 FOURTH_CARD = np.array(
