@@ -52,8 +52,9 @@ index        content
 832–1195     7 planes: cards rel 0 … rel 6 took from the discard pile this deal
 1196–1559    7 planes: cards publicly known to be in rel k's hand now (shown, the flip card, taken discards)
 1560–1643    12 fields × 7 seats (rel 0 … 6): present at the table, dealt in this deal, out of the session, all in,
-             dealer, to act, has had a first turn (has shown), cards in hand, money (stakes), anted the game pot,
-             anted the flip pot, anted the flop pot
+             dealer, to act, has had a first turn (has shown), cards in hand, money in stakes (0 at the start of a
+             single deal, ``bankroll`` at the start of a session), anted the game pot, anted the flip pot, anted the
+             flop pot
 1644–1651    stock size, game pot, flip pot, flop pot, phase is draw, phase is play, the stock is exhausted
              (last turn, F21), deals finished in the episode
 ===========  ===================================================================================================
