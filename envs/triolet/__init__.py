@@ -1,2 +1,2 @@
-"""Le triolet: configuration (``config``), cards and action ids (``rules``), the batched core (``core``),
-observations (``observation``) and text pictures (``render``)."""
+"""Le triolet: configuration (``config``), cards and action ids (``rules``), two-plane card multisets
+(``multiset``), the batched core (``core``), observations (``observation``) and text pictures (``render``)."""
