@@ -17,7 +17,7 @@ from training.cmd_play import normalise, parse_choice
 ROOT = Path(__file__).resolve().parents[1]
 CARDGYM = Path(sys.executable).with_name("cardgym")
 PROMPT = r"Your move \(1-(\d+), a name, \? or q\): "
-OPTION_1 = re.compile(r"^\s+1\) (.+?)\r?$", re.M)
+OPTION_1 = re.compile(r"^\s+1\) (.+?)(?:\s{2,}\d+\) .*)?\r?$", re.M)
 
 
 def ascii_name(name: str) -> str:

@@ -130,10 +130,16 @@ class TerminalGame:
     # ----- the human's turn ------------------------------------------------------------------------------------------
     def show_table(self, legal: list[int]) -> None:
         self.say(f"\n------ {seat_name(self.seat)}, your turn ------")
-        self.say(self.game.render_table(self.env.state_, 0, self.seat, unicode=self.unicode))
+        picture = self.game.render_table(self.env.state_, 0, self.seat, unicode=self.unicode)
+        # The numbered list below replaces a core's own "legal: …" line.
+        self.say("\n".join(line for line in picture.splitlines() if not line.startswith("legal: ")))
         self.say("Your options:")
-        for k, a in enumerate(legal, 1):
-            self.say(f"  {k:>2}) {self.game.action_name(a)}")
+        items = [f"{k:>3}) {self.game.action_name(a)}" for k, a in enumerate(legal, 1)]
+        width = max(len(item) for item in items) + 2
+        per_line = 1 if len(items) <= 12 else max(1, 96 // width)  # a long list in columns, read down
+        rows = -(-len(items) // per_line)
+        for r in range(rows):
+            self.say("".join(item.ljust(width) for item in items[r::rows]).rstrip())
 
     def human_action(self) -> int:
         legal = self.env.legal_actions()
