@@ -20,7 +20,7 @@ from training.train_config import TrainConfig
 th.set_num_threads(1)  # as `cardgym train` does: one torch thread is far faster on a busy 2-core machine
 
 TINY = dict(tables=8, n_steps=8, batch_size=32, n_epochs=1, features_dim=32, net_arch=(16,), time_budget=0,
-            eval_every=64, eval_deals=8, final_deals=8, checkpoint_every=64, progress=False)
+            eval_every=64, eval_deals=8, final_deals=8, checkpoint_every=64, imitate=0, progress=False)
 
 
 def tiny(tmp_path, name="run", **kw) -> TrainConfig:
@@ -29,7 +29,7 @@ def tiny(tmp_path, name="run", **kw) -> TrainConfig:
 
 @pytest.fixture(scope="module")
 def tripoli_run(tmp_path_factory):
-    cfg = tiny(tmp_path_factory.mktemp("train"), opponents="heuristic=3,random=1")
+    cfg = tiny(tmp_path_factory.mktemp("train"), opponents="heuristic=3,random=1", imitate=200, imitate_tables=4)
     return cfg, train(cfg)
 
 
@@ -50,6 +50,7 @@ def _check_run(cfg, result):
     assert saved["steps"] >= cfg.total_steps and saved["model"] == str(out / "model.zip")
     assert {p["steps"] for p in saved["curve"]} >= {0, 64} and (out / "learning_curve.png").stat().st_size > 1000
     assert sorted(saved["final"]) == ["heuristic", "random"]
+    assert saved["imitation"].get("decisions", 0) >= cfg.imitate
     assert saved["final"]["heuristic"]["agents"][0]["agent"] == "ppo"
     assert list((out / "checkpoints").glob("step_*.zip")) and list((out / "tb").iterdir())
     game = make_game(cfg.game, num_players=cfg.players)

@@ -26,6 +26,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         options=parse_options(args.game, args.option or []),
         opponents=args.opponents,
         selfplay=args.selfplay,
+        imitate=args.imitate,
+        imitate_teacher=args.imitate_teacher,
         total_steps=args.steps,
         time_budget=args.minutes * 60.0,
         seed=args.seed,
@@ -73,6 +75,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "e.g. heuristic=3,random=1 (default heuristic)")
     p.add_argument("--selfplay", action="store_true",
                    help="add frozen snapshots of the learner to the pool as its evaluation improves")
+    p.add_argument("--imitate", type=int, default=DEFAULTS.imitate, metavar="N",
+                   help="clone the teacher on N of its decisions before PPO (at most half the time budget; 0: no)")
+    p.add_argument("--imitate-teacher", default=DEFAULTS.imitate_teacher, metavar="SPEC",
+                   help="the agent cloned by --imitate (default heuristic)")
     p.add_argument("--steps", type=int, default=DEFAULTS.total_steps, help="learner decisions to train for")
     p.add_argument("--minutes", type=float, default=DEFAULTS.time_budget / 60,
                    help="time budget of the training in minutes (0: none; the final evaluation comes on top)")

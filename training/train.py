@@ -124,7 +124,9 @@ class TrainingCallback(BaseCallback):
             mean = float(np.mean(self.returns))
             self.logger.record("train/chips_per_deal", mean)
             if self.bar is not None:
-                self.bar.set_postfix_str(f"chips/deal {mean:+.2f}, vs heuristic {self.last_advantage()}")
+                budget = f"/{self.cfg.time_budget / 60:.0f}" if self.cfg.time_budget else ""
+                self.bar.set_postfix_str(f"{self.elapsed() / 60:.1f}{budget} min, chips/deal {mean:+.2f}, "
+                                         f"vs heuristic {self.last_advantage()}")
             self.returns.clear()
 
     def last_advantage(self) -> str:
@@ -220,7 +222,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     if cfg.imitate and not cfg.resume:
         deadline = t0 + cfg.time_budget / 2 if cfg.time_budget else None  # at most half the budget
         imitation = imitate(model.policy, game, make_agent(cfg.imitate_teacher, game), cfg.imitate, cfg.seed,
-                            cfg.reward_scale, epochs=cfg.imitate_epochs, deadline=deadline,
+                            cfg.reward_scale, tables=cfg.imitate_tables, epochs=cfg.imitate_epochs, deadline=deadline,
                             log=print if cfg.progress else None)
     callback = TrainingCallback(cfg, game, env, base, curve, out, t0)
     model.learn(total_timesteps=cfg.total_steps, callback=callback, reset_num_timesteps=not cfg.resume,
@@ -251,6 +253,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     plot_curve(curve, out / "learning_curve.png",
                f"{cfg.game}, {n} players: MaskablePPO against {cfg.opponents}" + (" + self-play" if cfg.selfplay
-                                                                                 else ""))
+                                                                                 else "")
+               + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""))
     env.close()
     return {**results, "final_results": final}

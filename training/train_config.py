@@ -24,12 +24,15 @@ class TrainConfig:
     """With self-play: the share of opponent seats given to the snapshots."""
     max_snapshots: int = 5
     """With self-play: snapshots kept (the oldest is dropped)."""
-    imitate: int = 0
-    """Teacher decisions to clone before PPO (training.imitation; 0: start PPO from a random policy)."""
+    imitate: int = 400_000
+    """Teacher decisions to clone before PPO (training.imitation; at most half the time budget; 0: start PPO from
+    a random policy)."""
     imitate_teacher: str = "heuristic"
     """The agent cloned by the imitation warm start."""
     imitate_epochs: int = 2
     """Passes over each chunk of demonstrations."""
+    imitate_tables: int = 1024
+    """Games played at once for each chunk of demonstrations (about 40 decisions each in 4-player Tripoli)."""
     total_steps: int = 50_000_000
     """Learner decisions to train for (the time budget usually stops the run first)."""
     time_budget: float = 600.0
@@ -38,17 +41,17 @@ class TrainConfig:
     """Seed of the tables, the network initialisation and the evaluations."""
     out: str = "runs/tripoli"
     """Output folder."""
-    tables: int = 256
+    tables: int = 1024
     """Tables stepped at once (the VecEnv's num_envs)."""
-    n_steps: int = 32
+    n_steps: int = 16
     """Learner decisions per table per rollout (rollout size = tables * n_steps)."""
-    batch_size: int = 2048
+    batch_size: int = 4096
     n_epochs: int = 4
-    learning_rate: float = 5e-4
+    learning_rate: float = 3e-4
     gamma: float = 1.0
     """No discount: a deal is short and its chips are what counts."""
     gae_lambda: float = 0.95
-    ent_coef: float = 0.01
+    ent_coef: float = 0.003
     clip_range: float = 0.2
     reward_scale: float = 0.1
     """Rewards handed to PPO are chips times this."""
@@ -56,7 +59,7 @@ class TrainConfig:
     """Units of the input layer shared by the policy and the value network (agents.ppo.SymlogFeatures)."""
     net_arch: tuple[int, ...] = (128,)
     """Hidden layers of the policy head and of the value head, after the shared input layer."""
-    eval_every: int = 200_000
+    eval_every: int = 100_000
     """Learner decisions between evaluations against the heuristic."""
     eval_deals: int = 2_000
     """Deals of each periodic evaluation."""
