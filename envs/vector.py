@@ -44,23 +44,6 @@ MAX_REDEALS = 1000
 """Deals in a row without a learner decision after which the env gives up (a game where the learner never acts)."""
 
 
-def step_tables(game: BatchedGame, state: BatchState, idx: np.ndarray, actions: np.ndarray) -> None:
-    """Play ``actions`` at tables ``idx`` only (the others keep waiting), with the same legality check as
-    :meth:`BatchedGame.step`; ``state.rewards`` rows ``idx`` then hold this step's rewards."""
-    actions = np.asarray(actions, dtype=np.int64)
-    ok = (actions >= 0) & (actions < game.num_actions)
-    ok[ok] = state.legal_action_mask[idx[ok], actions[ok]]
-    if not ok.all():
-        b = int(idx[np.flatnonzero(~ok)[0]])
-        legal = ", ".join(game.action_name(int(a)) for a in np.flatnonzero(state.legal_action_mask[b]))
-        raise IllegalActionError(
-            f"{game.name}: an opponent chose action {int(actions[np.flatnonzero(~ok)[0]])} at table {b}, "
-            f"which is not legal; legal actions: {legal}"
-        )
-    state.rewards[idx] = 0.0
-    game._step(state, idx, actions)  # the subset form of BatchedGame.step (inputs checked above)
-
-
 class CardVecEnv(VecEnv):
     """``num_tables`` tables of ``game`` with one learner seat each; see the module docstring."""
 
@@ -239,7 +222,10 @@ class CardVecEnv(VecEnv):
             for k in np.unique(who).tolist():
                 rows = np.flatnonzero(who == k) if len(self.opponents) > 1 else slice(None)
                 actions[rows] = self.opponents[k].act(obs[rows], mask[rows], self._rng)
-            step_tables(self.game, s, live, actions)
+            try:
+                self.game.step(s, actions, tables=live)
+            except IllegalActionError as e:
+                raise IllegalActionError(f"an opponent agent chose an illegal action: {e}") from e
             self.pending[live] += s.rewards[live, self.learner[live]]
             idx = live
 

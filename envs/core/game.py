@@ -144,35 +144,40 @@ class BatchedGame(ABC, Generic[S]):
                 )
         return self._init(seeds_arr, decks, dealers)
 
-    def step(self, state: S, actions: np.ndarray | int) -> S:
+    def step(self, state: S, actions: np.ndarray | int, tables: np.ndarray | None = None) -> S:
         """Play one decision at every unfinished table (in place) and return the state.
 
-        ``state.rewards`` then holds each seat's reward for this step, forced moves included. An action outside the
-        mask of an unfinished table raises :class:`IllegalActionError` and leaves the state unchanged.
+        ``tables``: play only at these table indices (``actions`` then has one entry per listed table); the other
+        tables keep waiting and their rewards are left as they were. ``state.rewards`` then holds each seat's reward
+        for this step, forced moves included. An action outside the mask of an unfinished table raises
+        :class:`IllegalActionError` and leaves the state unchanged.
         """
+        idx = np.arange(state.batch_size) if tables is None else np.asarray(tables, dtype=np.int64)
         actions = np.asarray(actions)
         if actions.dtype.kind not in "iu":
             raise IllegalActionError(f"{self.name}: actions must be integers, got dtype {actions.dtype}")
-        if actions.shape != (state.batch_size,):
-            actions = np.broadcast_to(actions, (state.batch_size,))
+        if actions.shape != idx.shape:
+            actions = np.broadcast_to(actions, idx.shape)
         actions = actions.astype(np.int64, copy=False)
-        live = ~(state.terminated | state.truncated)
+        live = ~(state.terminated[idx] | state.truncated[idx])
         in_range = (actions >= 0) & (actions < self.num_actions)
-        legal = state.legal_action_mask[np.arange(actions.size), np.where(in_range, actions, 0)] & in_range
+        legal = state.legal_action_mask[idx, np.where(in_range, actions, 0)] & in_range
         bad = np.flatnonzero(live & ~legal)
         if bad.size:
-            b = int(bad[0])
+            k = int(bad[0])
+            b = int(idx[k])
             allowed = ", ".join(f"{a} ({self.action_name(a)})" for a in np.flatnonzero(state.legal_action_mask[b]))
-            what = f"{int(actions[b])} ({self.action_name(int(actions[b]))})" if in_range[b] else str(int(actions[b]))
+            what = f"{int(actions[k])} ({self.action_name(int(actions[k]))})" if in_range[k] else str(int(actions[k]))
             raise IllegalActionError(
                 f"{self.name}: action {what} is not legal for seat {int(state.current_player[b])}"
                 + (f" at table {b}" if state.batch_size > 1 else "")
                 + f"; legal actions: {allowed}"
             )
-        state.rewards[:] = 0.0
-        idx = np.flatnonzero(live)
+        state.rewards[idx] = 0.0
+        if not live.all():
+            idx, actions = idx[live], actions[live]
         if idx.size:
-            self._step(state, idx, actions[idx])
+            self._step(state, idx, actions)
         return state
 
     @abstractmethod
