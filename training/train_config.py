@@ -24,12 +24,12 @@ class TrainConfig:
     """With self-play: the share of opponent seats given to the snapshots."""
     max_snapshots: int = 5
     """With self-play: snapshots kept (the oldest is dropped)."""
-    imitate: int = 400_000
+    imitate: int = 1_500_000
     """Teacher decisions to clone before PPO (training.imitation; at most half the time budget; 0: start PPO from
     a random policy)."""
     imitate_teacher: str = "heuristic"
     """The agent cloned by the imitation warm start."""
-    imitate_epochs: int = 2
+    imitate_epochs: int = 3
     """Passes over each chunk of demonstrations."""
     imitate_tables: int = 1024
     """Games played at once for each chunk of demonstrations (about 40 decisions each in 4-player Tripoli)."""
