@@ -223,8 +223,7 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
             m[r, A.raise_ : A.raise_ + cfg.bet_limit] = can_raise[:, None]
         r = np.flatnonzero(phase == P_LEAD) if present[P_LEAD] else ()
         if len(r):
-            suits = self._lead_suits(s, idx[r])
-            m[r, A.lead : A.lead + 4] = suits[np.arange(r.size), p[r]]
+            m[r, A.lead : A.lead + 4] = self._lead_suits(s, idx[r], s.hands[idx[r], p[r]][:, None])[:, 0]
         if present[P_RUN]:
             m[phase == P_RUN, A.continue_run] = True
         s.legal_action_mask[idx] = m

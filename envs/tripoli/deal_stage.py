@@ -10,7 +10,7 @@ from envs.core.poker import best_five
 from envs.core.rng import shuffled_decks
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
 from envs.tripoli.config import TripoliConfig
-from envs.tripoli.seats import first_after, holder
+from envs.tripoli.seats import first_after
 from envs.tripoli.state import (
     NUM_SPACES,
     P_AUCTION,
@@ -22,11 +22,17 @@ from envs.tripoli.state import (
     RANK_KING,
     RANK_QUEEN,
     SPACE_KITTY,
-    SPACE_KQ,
     SPACE_SEQUENCE,
     U0,
     TripoliState,
 )
+
+HEART_PAY_MASKS = np.array(
+    [C.mask_of([C.HEARTS * 13 + r]) for r in PAY_RANKS]
+    + [C.mask_of([C.HEARTS * 13 + RANK_KING, C.HEARTS * 13 + RANK_QUEEN])],
+    dtype=np.uint64,
+)
+"""T10: the cards that win layout spaces 0–5 on the deal (A, K, Q, J, 10 of hearts; K and Q of hearts together)."""
 
 
 class DealStage:
@@ -192,17 +198,10 @@ class DealStage:
         if idx.size == 0:
             return
         hands = s.hands[idx]
-        for space, rank in enumerate(PAY_RANKS):
-            who = holder(hands, np.full(idx.size, C.HEARTS * 13 + rank))
-            got = who >= 0
-            s.balance[idx[got], who[got]] += s.layout[idx[got], space]
-            s.layout[idx[got], space] = 0
-        kq = C.mask_of([C.HEARTS * 13 + RANK_KING, C.HEARTS * 13 + RANK_QUEEN])
-        has_kq = (hands & kq) == kq
-        who = np.where(has_kq.any(axis=1), has_kq.argmax(axis=1), -1)
-        got = who >= 0
-        s.balance[idx[got], who[got]] += s.layout[idx[got], SPACE_KQ]
-        s.layout[idx[got], SPACE_KQ] = 0
+        # Spaces 0–5: a holder of the pay card (or of both K and Q of hearts) takes the space's chips.
+        held = (hands[:, :, None] & HEART_PAY_MASKS) == HEART_PAY_MASKS  # (k, n, 6): at most one holder per space
+        s.balance[idx] += (held * s.layout[idx, None, :SPACE_SEQUENCE]).sum(axis=2)
+        s.layout[idx, :SPACE_SEQUENCE] *= ~held.any(axis=1)
         seq = np.array([C.mask_of([13 * st + self._seq_rank + i for i in range(3)]) for st in range(4)], np.uint64)
         qualifies = ((hands[:, :, None] & seq) == seq).any(axis=2)
         q = qualifies.sum(axis=1)

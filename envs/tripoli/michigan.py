@@ -40,9 +40,8 @@ class MichiganStage:
         s.phase[idx] = P_LEAD
         self._find_leader(s, idx, first[leader])
 
-    def _lead_suits(self, s: TripoliState, idx: np.ndarray) -> np.ndarray:
-        """(k, n, 4) bool: the suits each seat could lead now (T20, T22)."""
-        hands = s.hands[idx]
+    def _lead_suits(self, s: TripoliState, idx: np.ndarray, hands: np.ndarray) -> np.ndarray:
+        """(k, m, 4) bool: the suits that each of the (k, m) ``hands`` (of tables ``idx``) could lead now (T20, T22)."""
         in_suit = hands[:, :, None] & C.SUIT_MASKS
         held = in_suit != 0
         low_rank = np.where(held, C.lowest_card(in_suit) % 13, 99)
@@ -64,8 +63,12 @@ class MichiganStage:
         with every player paying 1 chip per card in hand onto the kitty."""
         if idx.size == 0:
             return
-        can = self._lead_suits(s, idx).any(axis=2)
-        leader = first_after(can, designated, include_start=True)
+        can = self._lead_suits(s, idx, s.hands[idx, designated][:, None]).any(axis=2)[:, 0]
+        leader = designated.copy()
+        passes = np.flatnonzero(~can)  # the lead passes clockwise (rare): look at every seat
+        if passes.size:
+            can_all = self._lead_suits(s, idx[passes], s.hands[idx[passes]]).any(axis=2)
+            leader[passes] = first_after(can_all, designated[passes], include_start=True)
         stuck = leader < 0
         s.current_player[idx[~stuck]] = leader[~stuck]
         st = idx[stuck]
