@@ -9,7 +9,8 @@ deal minus what a heuristic makes in the same seats of the same deals (a heurist
 seeds), with a 95% interval over deal groups. The run stops at ``total_steps`` learner decisions or after
 ``time_budget`` seconds, whichever comes first, then saves ``model.zip``, evaluates against random and heuristic
 opponents, and writes ``results.json`` and ``learning_curve.png`` in ``out``. TensorBoard logs go to ``out/tb``,
-checkpoints (resumable with ``resume=``) to ``out/checkpoints``.
+checkpoints (resumable with ``resume=``) to ``out/checkpoints``. A checkpoint holds the model (with its optimiser), the
+run's settings and its learning curve; a resumed run starts its self-play pool afresh and does not imitate again.
 """
 
 from __future__ import annotations
