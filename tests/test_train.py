@@ -174,3 +174,13 @@ def test_imitation_clones_the_teacher_and_its_chips_to_go():
     stats = imitate(model.policy, game, Lowest(), 3_000, seed=0, reward_scale=0.1, tables=64, epochs=4,
                     batch_size=256, learning_rate=3e-3)
     assert stats["decisions"] >= 3_000 and stats["accuracy"] > 0.9
+
+
+def test_cardgym_train_command_prints_the_evaluation(tmp_path, capsys):
+    out = tmp_path / "cli"
+    cli_main(["train", "--tables", "8", "--steps", "128", "--minutes", "0", "--imitate", "0", "--eval-every", "64",
+              "--eval-deals", "8", "--final-deals", "8", "--checkpoint-every", "1000", "--no-progress",
+              "--out", str(out)])
+    text = capsys.readouterr().out
+    assert "advantage over the heuristic in the same seats" in text and "random" in text
+    assert (out / "model.zip").is_file() and (out / "results.json").is_file()

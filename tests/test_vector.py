@@ -192,3 +192,26 @@ def test_single_table_baseline_of_the_benchmark_passes_sb3_check_env():
             total, done = total + r, term or trunc
         seat = env.aec.unwrapped.agent_name_mapping[env.learner]
         assert total == env.aec.unwrapped.state_.balance[0, seat]
+
+
+def test_deals_over_before_the_learner_acts_are_dealt_again():
+    from envs.tripoli.core import TripoliGame
+
+    class HalfOverAtOnce(TripoliGame):
+        """Tripoli where every table with an even seed is over as soon as it is dealt (chips already moved)."""
+
+        def _init(self, seeds, decks, dealers):
+            s = super()._init(seeds, decks, dealers)
+            over = seeds % 2 == 0
+            s.terminated[over] = True
+            s.current_player[over] = -1
+            return s
+
+    game = HalfOverAtOnce(num_players=4)
+    env = CardVecEnv(game, 16, RandomAgent(game), seed=0)
+    env.reset()
+    assert env.skipped_deals >= 8 and (env.state.seeds % 2 == 1).all()
+    for _, _, dones, infos in _random_steps(env, 40):
+        assert not env.state.done.any() and (env.state.seeds % 2 == 1).all()
+        assert all(infos[i]["episode"]["l"] >= 1 for i in np.flatnonzero(dones))
+    assert env.episodes > 0
