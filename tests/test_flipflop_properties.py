@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from envs.core.rng import uniform_ints
 from envs.flipflop import FlipFlopGame
 from envs.flipflop import tables as T
+from tests.seeded import seeded_legal_actions
 
 ALL = (1 << 52) - 1
 OPTIONS = st.sampled_from([{}, {"num_deals": 4, "bankroll": 6}, {"until_one_left": True, "bankroll": 3}])
@@ -24,9 +25,7 @@ def policy(s, step: int) -> np.ndarray:
     mask = s.legal_action_mask.copy()
     mask[:, T.DROP] &= uniform_ints(s.seeds, 98, step, 10) == 0
     mask[~mask.any(axis=1)] = s.legal_action_mask[~mask.any(axis=1)]
-    count = np.maximum(mask.sum(axis=1), 1)
-    k = uniform_ints(s.seeds, 99, step, count)
-    return (np.cumsum(mask, axis=1) > k[:, None]).argmax(axis=1)
+    return seeded_legal_actions(mask, s.seeds, step)
 
 
 def stock_masks(s) -> np.ndarray:

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from envs.core.cards import CARD_BITS, DECK_SIZE
 from envs.core.game import sample_legal
-from envs.core.rng import STREAM_EXTRA, uniform_ints
 from envs.triolet import multiset as ms
 from envs.triolet.core import TrioletGame
 from envs.triolet.rules import copies_per_card
+from tests.seeded import seeded_legal_actions
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 IDS = np.arange(DECK_SIZE)
@@ -113,19 +113,11 @@ def test_l17_c12_swapping_hidden_cards_leaves_observations_unchanged(n, seed, st
     assert checked > 0
 
 
-def _policy(s, step: int) -> np.ndarray:
-    """A per-table random legal action drawn from the table's own seed (so batch size cannot change it)."""
-    legal = s.legal_action_mask
-    order = np.cumsum(legal, axis=1, dtype=np.int16)  # 1 at the first legal action, 2 at the second …
-    k = uniform_ints(s.seeds, STREAM_EXTRA, step, np.maximum(order[:, -1], 1)) + 1
-    return (legal & (order == k[:, None])).argmax(axis=1)
-
-
 def _play(game, s, steps: int) -> list[np.ndarray]:
     trace = []
     for step in range(steps):
         trace.append(np.stack([s.current_player, s.turns, s.stock_pos, s.top, s.pile1.view(np.int64)]))
-        game.step(s, _policy(s, step))
+        game.step(s, seeded_legal_actions(s.legal_action_mask, s.seeds, step))
     trace.append(s.rewards.sum(axis=1, keepdims=True).T)
     return trace
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from envs.core import cards as C
 from envs.core.game import sample_legal
-from envs.core.rng import uniform_ints
 from envs.tripoli.core import TripoliGame
+from tests.seeded import seeded_legal_actions
 
 VARIANTS = [
     {},
@@ -104,15 +104,6 @@ def test_c12_hidden_cards_do_not_change_observation(n, variant, seed, steps, pic
         assert np.array_equal(before, after), f"viewer {viewer} sees the swap of {a} and {b}"
 
 
-def _scripted_actions(s, step: int) -> np.ndarray:
-    """A legal action per table that depends only on the table's seed and the step number."""
-    mask = s.legal_action_mask
-    count = mask.sum(axis=1)
-    k = uniform_ints(s.seeds, 77, step, np.maximum(count, 1))
-    order = np.cumsum(mask, axis=1) - 1
-    return np.where(mask & (order == k[:, None]), 1, 0).argmax(axis=1)
-
-
 @settings(max_examples=6, deadline=None)
 @given(n=st.integers(2, 9), variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**40))
 def test_c7_same_seed_same_game_at_batch_1_and_1024(n, variant, seed):
@@ -129,8 +120,8 @@ def test_c7_same_seed_same_game_at_batch_1_and_1024(n, variant, seed):
             assert np.array_equal(single.legal_action_mask[0], big.legal_action_mask[t])
             seat = max(int(single.current_player[0]), 0)
             assert np.array_equal(game.observe(single, seat)[0], game.observe(big, np.full(1024, seat))[t])
-        game.step(big, _scripted_actions(big, step))
+        game.step(big, seeded_legal_actions(big.legal_action_mask, big.seeds, step))
         for single in singles:
-            game.step(single, _scripted_actions(single, step))
+            game.step(single, seeded_legal_actions(single.legal_action_mask, single.seeds, step))
         step += 1
     assert all(single.terminated[0] for single in singles)

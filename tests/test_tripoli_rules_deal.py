@@ -20,6 +20,7 @@ from envs.tripoli.observation import OFFSETS
 from envs.tripoli_v0 import env as make_env
 from envs.tripoli_v0 import raw_env
 from tests.tripoli_helpers import (
+    FAST,
     K_HANDS,
     K_SPARE,
     M_HANDS,
@@ -32,7 +33,6 @@ from tests.tripoli_helpers import (
     cards,
 )
 
-FAST = {"spare_hand": "none", "poker_select": "best"}
 ALL_SUITS = ("♣", "♦", "♥", "♠")
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from envs.tripoli.observation import OFFSETS
 from tests.tripoli_helpers import (
+    FAST,
     H_HANDS,
     H_SPARE,
     K_HANDS,
@@ -27,8 +28,6 @@ from tests.tripoli_helpers import (
     Table,
     cards,
 )
-
-FAST = {"spare_hand": "none", "poker_select": "best"}
 
 
 def deck_m(dealer: int = 2, **options) -> Table:

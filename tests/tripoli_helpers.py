@@ -14,6 +14,9 @@ import numpy as np
 from envs.core.cards import card_str, parse_card
 from envs.tripoli.core import TripoliGame
 
+FAST = {"spare_hand": "none", "poker_select": "best"}
+"""Options that skip the spare hand and the card-by-card selection, for tests about later stages."""
+
 DECK = 52
 
 
