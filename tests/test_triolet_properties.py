@@ -73,15 +73,21 @@ def _card_at(s, t, place) -> int:
     return {"facedown": lambda: s.facedown[t, seat, i], "stock": lambda: s.deck[t, i], "hand": lambda: i}[kind]()
 
 
-def _put(s, t, place, card) -> None:
-    kind, seat, i = place
-    if kind == "facedown":
-        s.facedown[t, seat, i] = card
-    elif kind == "stock":
-        s.deck[t, i] = card
-    else:  # one copy of card i in that hand becomes ``card``
-        h1, h2 = ms.sub(s.hand1[t, seat], s.hand2[t, seat], CARD_BITS[i], np.uint64(0))
-        s.hand1[t, seat], s.hand2[t, seat] = ms.add(h1, h2, CARD_BITS[card], np.uint64(0))
+def _swap(s, t, a, b) -> None:
+    """Exchange the cards at places ``a`` and ``b`` of table ``t``. Hand copies are all taken out before any is put
+    back, so a swap between two cards of one hand never holds three copies of a card (the two-deck multiset holds
+    at most two)."""
+    ca, cb = int(_card_at(s, t, a)), int(_card_at(s, t, b))
+    for (kind, seat, i), card in ((a, cb), (b, ca)):
+        if kind == "facedown":
+            s.facedown[t, seat, i] = card
+        elif kind == "stock":
+            s.deck[t, i] = card
+    hands = [(place, new) for place, new in ((a, cb), (b, ca)) if place[0] == "hand"]
+    for (_, seat, i), _new in hands:  # one copy of card i leaves that hand ...
+        s.hand1[t, seat], s.hand2[t, seat] = ms.sub(s.hand1[t, seat], s.hand2[t, seat], CARD_BITS[i], np.uint64(0))
+    for (_, seat, _i), new in hands:  # ... and the card it is swapped with takes its place
+        s.hand1[t, seat], s.hand2[t, seat] = ms.add(s.hand1[t, seat], s.hand2[t, seat], CARD_BITS[new], np.uint64(0))
 
 
 @SETTINGS
@@ -105,8 +111,7 @@ def test_l17_c12_swapping_hidden_cards_leaves_observations_unchanged(n, seed, st
             if ca == cb:
                 continue
             other = s.copy()
-            _put(other, t, a, cb)
-            _put(other, t, b, ca)
+            _swap(other, t, a, b)
             seats = np.full(16, viewer)
             assert (game.observe(s, seats)[t] == game.observe(other, seats)[t]).all(), (a, b)
             checked += 1
