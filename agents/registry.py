@@ -65,6 +65,6 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
             raise AgentSpecError(f"agent {spec!r}: {cls.__name__} has no act(obs, mask, rng) method")
         return agent
     raise AgentSpecError(
-        f"unknown agent {spec!r}; known agents for {game.name}: {', '.join(bots)}, ppo:path/to/model.zip or "
+        f"unknown agent {spec!r}; known agents: {', '.join(bots)} (the {game.name} zoo), ppo:path/to/model.zip or "
         "module:Class"
     )
