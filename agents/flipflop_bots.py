@@ -42,7 +42,8 @@ class FlipFlopDumper(FlipFlopHeuristic):
 
     A points player: the discard is always the card with the most points (a king before a ten, a ten before a
     nine), even one that pairs or runs with its hand; it still lays every spread that it happens to hold and takes
-    from the discard pile as the heuristic (a card that makes a spread, can be laid off, or is a cheap exchange).
+    from the discard pile by the heuristic's rule (a card that makes a spread, can be laid off, or is a cheap
+    exchange).
     """
 
     name = "dumper"

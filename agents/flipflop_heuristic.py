@@ -106,11 +106,11 @@ class FlipFlopHeuristic(AgentBase):
         rows = np.arange(len(t))
         with_t = hand.copy()
         with_t[rows, t] = True
-        keep = _PUB_VALUE - self._discard_score(with_t)  # > 0 exactly for cards that build with another
-        builds = keep[rows, t] > 0
+        score = self._discard_score(with_t)
+        builds = score[rows, t] < _PUB_VALUE[t]  # its score is below its points exactly when it builds with another
         others = with_t.copy()
         others[rows, t] = False
-        loose = np.where(others, self._discard_score(with_t), -np.inf).max(axis=1)
+        loose = np.where(others, score, -np.inf).max(axis=1)
         return builds & (loose > _PUB_VALUE[t])
 
     def _should_drop(self, obs: np.ndarray, hand: np.ndarray, total: np.ndarray) -> np.ndarray:

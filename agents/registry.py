@@ -14,7 +14,7 @@ import importlib
 from pathlib import Path
 
 from agents.base import Agent
-from agents.zoo import BOTS
+from agents.zoo import BOTS, bot_class
 from envs.core.game import BatchedGame
 
 SPEC_HELP = "a bot name (random, heuristic, … : cardgym agents --game G), ppo:path/to/model.zip or module:Class"
@@ -44,7 +44,7 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
     spec = spec.strip()
     bots = BOTS.get(game.name, {})
     if spec in bots:
-        return _import_class(bots[spec], spec)(game)
+        return bot_class(game.name, spec)(game)
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]
         if not Path(path).is_file():

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.triolet_heuristic import _ORDER, READY_PRIORITY, TrioletHeuristic, _play_priority, priorities
+from agents.triolet_heuristic import RANK_VALUE, READY_PRIORITY, TrioletHeuristic, priorities, shed_low_first
 from envs.triolet import observation as O
 from envs.triolet.core import TrioletGame
 from envs.triolet.rules import READY, SEVEN, SWAP, TEN, TWO
 
 _SPECIALS_FIRST = {TEN: 3, SEVEN: 2, TWO: 1}
 _CARD_RANK = np.arange(52) % 13
-_SAVER_VALUE = _ORDER.copy()
+_SAVER_VALUE = RANK_VALUE.copy()
 _SAVER_VALUE[[TEN, SEVEN, TWO]] = (-3, -2, -1)
 """Face-up value of the saver: the ordinary ranks in the L2 order, the specials below them (the 10 lowest)."""
 
@@ -26,15 +26,15 @@ def _specials_first(rank: int, copies: int) -> float:
     """The 10, then the 7, then the 2, one card at a time, before any ordinary rank (lowest first, all copies)."""
     if rank in _SPECIALS_FIRST:
         return 3_000 + 10 * _SPECIALS_FIRST[rank] - copies
-    return _play_priority(rank, copies)
+    return shed_low_first(rank, copies)
 
 
 def _most_copies_first(rank: int, copies: int) -> float:
     """Ordinary ranks by the number of cards played (the most first), then lowest first; the specials as the
     heuristic (2, then 7, then 10, one at a time, after every ordinary rank)."""
     if rank in _SPECIALS_FIRST:
-        return _play_priority(rank, copies)
-    return 2_000 + 20 * copies + (12 - _ORDER[rank])
+        return shed_low_first(rank, copies)
+    return 2_000 + 20 * copies + (12 - RANK_VALUE[rank])
 
 
 def _highest_first(rank: int, copies: int) -> float:
@@ -43,7 +43,7 @@ def _highest_first(rank: int, copies: int) -> float:
         return 1_500 - copies
     if rank == SEVEN:
         return 1_000 - copies
-    return 2_000 + 10 * _ORDER[rank] + copies
+    return 2_000 + 10 * RANK_VALUE[rank] + copies
 
 
 class TrioletSpecials(TrioletHeuristic):
@@ -82,7 +82,7 @@ class TrioletPairs(TrioletHeuristic):
       a kind on the pile and burn it (L9). The 2s, 7s and 10s are kept for when nothing else can go, as the
       heuristic does.
     - **Swap phase** (reads its hand in the observation): the exchange that most raises ``20 × (ordinary hand
-      cards paired with another of their rank) + the face-up row's value`` (the heuristic's value, so with no pair
+      cards beyond the first of their rank) + the face-up row's value`` (the heuristic's value, so with no pair
       to make it swaps as the heuristic), and ``ready`` when no exchange raises it. Every exchange raises that
       score, so the phase cannot cycle.
     """
@@ -108,7 +108,7 @@ class TrioletPairs(TrioletHeuristic):
         rh, rf = _CARD_RANK[:, None], _CARD_RANK[None, :]  # rank of the hand card h, of the face-up card f
         loses_pair = (counts[:, rh] >= 2) & ordinary[rh] & (rh != rf)  # (R, 52, 52)
         makes_pair = (counts[:, rf] - (rh == rf) >= 1) & ordinary[rf] & (rh != rf)
-        value = _ORDER[_CARD_RANK]
+        value = RANK_VALUE[_CARD_RANK]
         change = self.pair_weight * (makes_pair.astype(np.int64) - loses_pair) + (value[:, None] - value[None, :])
         scores = np.where(change > 0, READY_PRIORITY + change, 1).reshape(len(obs), -1)
         scores = np.where(mask[:, SWAP:], scores, -1)

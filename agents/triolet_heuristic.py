@@ -34,23 +34,23 @@ from envs.triolet.rules import (
 )
 
 _TWO, _SEVEN, _TEN = 0, 5, 8
-_ORDER = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])
+RANK_VALUE = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])
 """Card value by rank index (0 = 2 … 12 = A): the L2 order 3 … A, 2, then the 7 (11) and the 10 (12)."""
 _SPECIAL_PRIORITY = {_TWO: 3, _SEVEN: 2, _TEN: 1}
 READY_PRIORITY = 100
 """Priority of ``ready``: a swap is made when its priority is higher."""
 
 
-def _play_priority(rank: int, copies: int) -> float:
+def shed_low_first(rank: int, copies: int) -> float:
     """Priority of playing ``copies`` cards of ``rank`` (hand or face-up): ordinary ranks first, lowest first, all
     copies; then 2, 7, 10 one at a time."""
     if rank in _SPECIAL_PRIORITY:
         return 1_000 + 10 * _SPECIAL_PRIORITY[rank] - copies
-    return 2_000 + 10 * (12 - _ORDER[rank]) + copies
+    return 2_000 + 10 * (12 - RANK_VALUE[rank]) + copies
 
 
 def priorities(
-    play_priority: Callable[[int, int], float] = _play_priority, faceup_value: np.ndarray = _ORDER
+    play_priority: Callable[[int, int], float] = shed_low_first, faceup_value: np.ndarray = RANK_VALUE
 ) -> np.ndarray:
     """The priority of every action id (higher is preferred): plays by ``play_priority(rank, copies)``; face-down
     cards from the first; a swap when it raises the face-up row's ``faceup_value`` (by rank index), the largest gain
@@ -79,9 +79,9 @@ class TrioletHeuristic(AgentBase):
     name = "heuristic"
     uses_observation = False
     """It decides from the mask alone (evaluation may skip building observations)."""
-    play_priority = staticmethod(_play_priority)
+    play_priority = staticmethod(shed_low_first)
     """``(rank, copies) -> priority`` of playing that many cards of that rank from the hand or the face-up row."""
-    faceup_value: np.ndarray = _ORDER
+    faceup_value: np.ndarray = RANK_VALUE
     """``(13,)`` how much it wants each rank (index 0 = 2 … 12 = A) face up rather than in its hand."""
 
     def __init__(self, game: TrioletGame) -> None:

@@ -75,7 +75,7 @@ class TripoliLongSuit(TripoliHeuristic):
     name = "longsuit"
 
     def _lead_score(self, obs: np.ndarray, v: MichiganView) -> np.ndarray:
-        score = 100.0 * np.bitwise_count(v.hand) + 10.0 * v.stop_mine + np.bitwise_count(v.block) - v.low_rank / 13
+        score = 100.0 * np.bitwise_count(v.hand) + 20.0 * v.stop_mine + np.bitwise_count(v.block) - v.low_rank / 13
         if self.pays_in_play:
             score += 100.0 * self._pay_bonus(obs, v.block)
         return score
@@ -93,7 +93,7 @@ class TripoliLowLead(TripoliHeuristic):
     name = "lowlead"
 
     def _lead_score(self, obs: np.ndarray, v: MichiganView) -> np.ndarray:
-        score = 100.0 * (12 - v.low_rank) + 10.0 * np.bitwise_count(v.block) + v.stop_mine
+        score = 1_000.0 * (12 - v.low_rank) + 10.0 * np.bitwise_count(v.block) + v.stop_mine
         if self.pays_in_play:
-            score += 100.0 * self._pay_bonus(obs, v.block)
+            score += 1_000.0 * self._pay_bonus(obs, v.block)
         return score

@@ -74,6 +74,7 @@ def list_bots(game: str) -> list[BotInfo]:
     infos = []
     for name, path in BOTS[game].items():
         cls = bot_class(game, name)
-        summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+        lines = (cls.__doc__ or "").strip().splitlines()
+        summary = lines[0] if lines else ""
         infos.append(BotInfo(name=name, version=int(getattr(cls, "version", 1)), summary=summary, path=path))
     return infos
