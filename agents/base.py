@@ -4,6 +4,10 @@ An agent is built for one game core (``Agent(game)``: it may read the game's ``n
 documented observation layout) and answers ``act(obs, mask, rng)`` for a batch of tables at once:
 ``obs`` is ``(B, game.observation_size) float32`` (each row the observation of the seat to act), ``mask`` is
 ``(B, game.num_actions) bool`` and the result is ``(B,) int64`` legal action ids.
+
+Every agent has a ``name`` and a ``version`` (an int from 1): a change of a named agent's behaviour bumps its
+version, and results label each seat ``name@vN`` (:func:`agent_label`) so that numbers from different versions are
+never mixed up.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ class Agent(Protocol):
     name: str
     """Short name for tables and plots, e.g. ``"heuristic"``."""
 
+    version: int
+    """Behaviour version of this name, from 1; bumped whenever the agent's choices change."""
+
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """One legal action per row."""
         ...
@@ -31,6 +38,13 @@ class AgentBase:
     """Convenience base class: keeps the game and checks nothing else."""
 
     name = "agent"
+    version = 1
 
     def __init__(self, game: BatchedGame) -> None:
         self.game = game
+
+
+def agent_label(agent: object) -> str:
+    """``"name@vN"``: the agent's name and behaviour version (version 1 for agents that declare none)."""
+    name = getattr(agent, "name", None) or type(agent).__name__
+    return f"{name}@v{int(getattr(agent, 'version', 1))}"

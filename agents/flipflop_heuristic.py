@@ -49,6 +49,14 @@ class FlipFlopHeuristic(AgentBase):
     """Safety margin of a drop, in points per square root of an opponent's unknown cards."""
     drop_at = 3
     """Always drop with a total of at most this many points."""
+    pair_keep = 12
+    """Discard score taken off a card paired with another of its rank in hand (in points)."""
+    next_keep = 6
+    """Discard score taken off a card next to a card of its suit in hand (aces low)."""
+    gap_keep = 3
+    """Discard score taken off a card one gap from a card of its suit in hand."""
+    take_to_build = False
+    """Also take a discard-pile card that starts a spread with its hand (see :meth:`_builds`)."""
 
     def __init__(self, game: FlipFlopGame) -> None:
         super().__init__(game)
@@ -87,7 +95,23 @@ class FlipFlopHeuristic(AgentBase):
         loose = np.where(hand, self._discard_score(hand), -np.inf).max(axis=1)
         cheaper = (_PUB_VALUE[t] <= 3) & (loose >= _PUB_VALUE[t] + 5)
         take &= self._makes_spread(hand, t) | self._lays_off(obs, t) | cheaper
+        if self.take_to_build:
+            take |= has_top & mask[np.arange(len(obs)), T.DRAW_DISCARD + t] & self._builds(hand, t)
         return np.where(drop, T.DROP, np.where(take, T.DRAW_DISCARD + t, T.DRAW_STOCK))
+
+    def _builds(self, hand: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """Taking card ``t`` starts a spread (with ``t`` in hand, its discard score counts ``t`` as kept for a
+        spread: paired, or next to or one gap from a card of its suit) and it would still discard a card worth more
+        points than ``t``."""
+        rows = np.arange(len(t))
+        with_t = hand.copy()
+        with_t[rows, t] = True
+        score = self._discard_score(with_t)
+        builds = score[rows, t] < _PUB_VALUE[t]  # its score is below its points exactly when it builds with another
+        others = with_t.copy()
+        others[rows, t] = False
+        loose = np.where(others, score, -np.inf).max(axis=1)
+        return builds & (loose > _PUB_VALUE[t])
 
     def _should_drop(self, obs: np.ndarray, hand: np.ndarray, total: np.ndarray) -> np.ndarray:
         seen = hand | self._plane(obs, V.SHOWN) | self._plane(obs, V.PILE)
@@ -139,8 +163,7 @@ class FlipFlopHeuristic(AgentBase):
         )
         return np.argmax(scores, axis=1)
 
-    @staticmethod
-    def _discard_score(hand: np.ndarray) -> np.ndarray:
+    def _discard_score(self, hand: np.ndarray) -> np.ndarray:
         """(B, 52) how much each card is worth discarding: its points, less for cards that build spreads."""
         by_rank = hand.reshape(-1, 4, 13)
         paired = (by_rank.sum(axis=1, keepdims=True) >= 2) & by_rank  # (B, 4, 13) public order
@@ -149,5 +172,5 @@ class FlipFlopHeuristic(AgentBase):
         padded[:, :, 2:15] = low
         adj = padded[:, :, 1:14] | padded[:, :, 3:16]
         gap = padded[:, :, 0:13] | padded[:, :, 4:17]
-        run_low = (adj * 6 + gap * 3).reshape(-1, 52)[:, T.LOW_OF]  # back to public card order
-        return _PUB_VALUE - 12 * paired.reshape(-1, 52) - run_low
+        run_low = (adj * self.next_keep + gap * self.gap_keep).reshape(-1, 52)[:, T.LOW_OF]  # public card order
+        return _PUB_VALUE - self.pair_keep * paired.reshape(-1, 52) - run_low

@@ -2,8 +2,8 @@
 
 Specs:
 
-- ``random``: :class:`agents.random_agent.RandomAgent`, uniform over the legal actions;
-- ``heuristic``: the game's hand-written heuristic (``agents/<game>_heuristic.py``);
+- a bot name of the game's zoo (:data:`agents.zoo.BOTS`; ``cardgym agents --game G`` lists them): ``random``
+  (uniform over the legal actions), ``heuristic`` (the game's hand-written heuristic) and the playing styles;
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
 - ``module:Class``: any importable agent class, constructed as ``Class(game)``.
 """
@@ -14,17 +14,10 @@ import importlib
 from pathlib import Path
 
 from agents.base import Agent
+from agents.zoo import BOTS, bot_class
 from envs.core.game import BatchedGame
 
-HEURISTICS = {
-    "tripoli": "agents.tripoli_heuristic:TripoliHeuristic",
-    "triolet": "agents.triolet_heuristic:TrioletHeuristic",
-    "flipflop": "agents.flipflop_heuristic:FlipFlopHeuristic",
-}
-"""Game name → its heuristic agent class."""
-
-NAMED_AGENTS = ("random", "heuristic")
-SPEC_HELP = "random, heuristic, ppo:path/to/model.zip or module:Class"
+SPEC_HELP = "a bot name (random, heuristic, … : cardgym agents --game G), ppo:path/to/model.zip or module:Class"
 
 
 class AgentSpecError(ValueError):
@@ -49,14 +42,9 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError(f"an agent spec must be a non-empty string ({SPEC_HELP}), got {spec!r}")
     spec = spec.strip()
-    if spec == "random":
-        from agents.random_agent import RandomAgent
-
-        return RandomAgent(game)
-    if spec == "heuristic":
-        if game.name not in HEURISTICS:
-            raise AgentSpecError(f"no heuristic agent for game {game.name!r}")
-        return _import_class(HEURISTICS[game.name], spec)(game)
+    bots = BOTS.get(game.name, {})
+    if spec in bots:
+        return bot_class(game.name, spec)(game)
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]
         if not Path(path).is_file():
@@ -76,4 +64,7 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
         if not callable(getattr(agent, "act", None)):
             raise AgentSpecError(f"agent {spec!r}: {cls.__name__} has no act(obs, mask, rng) method")
         return agent
-    raise AgentSpecError(f"unknown agent {spec!r}; known agents: {SPEC_HELP}")
+    raise AgentSpecError(
+        f"unknown agent {spec!r}; known agents: {', '.join(bots)} (the {game.name} zoo), ppo:path/to/model.zip or "
+        "module:Class"
+    )

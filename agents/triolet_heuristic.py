@@ -16,6 +16,8 @@ batch, and reads nothing but the mask; the mask already says what the hand, the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from agents.base import AgentBase
@@ -32,36 +34,42 @@ from envs.triolet.rules import (
 )
 
 _TWO, _SEVEN, _TEN = 0, 5, 8
-_ORDER = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])
+RANK_VALUE = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])
 """Card value by rank index (0 = 2 … 12 = A): the L2 order 3 … A, 2, then the 7 (11) and the 10 (12)."""
 _SPECIAL_PRIORITY = {_TWO: 3, _SEVEN: 2, _TEN: 1}
+READY_PRIORITY = 100
+"""Priority of ``ready``: a swap is made when its priority is higher."""
 
 
-def _play_priority(rank: int, copies: int) -> float:
+def shed_low_first(rank: int, copies: int) -> float:
     """Priority of playing ``copies`` cards of ``rank`` (hand or face-up): ordinary ranks first, lowest first, all
     copies; then 2, 7, 10 one at a time."""
     if rank in _SPECIAL_PRIORITY:
         return 1_000 + 10 * _SPECIAL_PRIORITY[rank] - copies
-    return 2_000 + 10 * (12 - _ORDER[rank]) + copies
+    return 2_000 + 10 * (12 - RANK_VALUE[rank]) + copies
 
 
-def priorities() -> np.ndarray:
-    """The priority of every action id (higher is preferred)."""
+def priorities(
+    play_priority: Callable[[int, int], float] = shed_low_first, faceup_value: np.ndarray = RANK_VALUE
+) -> np.ndarray:
+    """The priority of every action id (higher is preferred): plays by ``play_priority(rank, copies)``; face-down
+    cards from the first; a swap when it raises the face-up row's ``faceup_value`` (by rank index), the largest gain
+    first; ``ready`` otherwise."""
     p = np.zeros(NUM_ACTIONS)
     for rank in range(13):
         for k in range(1, MAX_COPIES + 1):
-            p[rank * MAX_COPIES + k - 1] = _play_priority(rank, k)
+            p[rank * MAX_COPIES + k - 1] = play_priority(rank, k)
         for k in (2, 3):
-            p[PLAY_FACEUP_SET + 2 * rank + k - 2] = _play_priority(rank, k)
+            p[PLAY_FACEUP_SET + 2 * rank + k - 2] = play_priority(rank, k)
     for card in range(52):
-        p[PLAY_FACEUP + card] = _play_priority(card % 13, 1)
+        p[PLAY_FACEUP + card] = play_priority(card % 13, 1)
     for slot in range(PICK_UP - PLAY_FACEDOWN):
         p[PLAY_FACEDOWN + slot] = 500 - slot
     p[PICK_UP] = 0
-    p[READY] = 100
-    value = _ORDER[np.arange(52) % 13]
+    p[READY] = READY_PRIORITY
+    value = np.asarray(faceup_value)[np.arange(52) % 13]
     gain = value[:, None] - value[None, :]  # [hand card, face-up card]
-    p[SWAP:] = np.where(gain > 0, 100 + gain, 1).reshape(-1)
+    p[SWAP:] = np.where(gain > 0, READY_PRIORITY + gain, 1).reshape(-1)
     return p
 
 
@@ -71,10 +79,14 @@ class TrioletHeuristic(AgentBase):
     name = "heuristic"
     uses_observation = False
     """It decides from the mask alone (evaluation may skip building observations)."""
+    play_priority = staticmethod(shed_low_first)
+    """``(rank, copies) -> priority`` of playing that many cards of that rank from the hand or the face-up row."""
+    faceup_value: np.ndarray = RANK_VALUE
+    """``(13,)`` how much it wants each rank (index 0 = 2 … 12 = A) face up rather than in its hand."""
 
     def __init__(self, game: TrioletGame) -> None:
         super().__init__(game)
-        self.priority = priorities().astype(np.float32)
+        self.priority = priorities(self.play_priority, self.faceup_value).astype(np.float32)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         scores = np.where(np.asarray(mask, dtype=bool), self.priority[None, :], -1.0)

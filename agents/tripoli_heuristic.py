@@ -31,6 +31,8 @@ Forced decisions (one legal action, e.g. ``continue run`` with ``auto_forced=Fal
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from agents.base import AgentBase
@@ -69,6 +71,22 @@ def win_chance(values: np.ndarray, hand_sizes: np.ndarray) -> np.ndarray:
     return p
 
 
+@dataclass(frozen=True)
+class MichiganView:
+    """The leader's view of each suit at a Michigan lead: ``(B, 4)`` arrays, one column per suit ♣ ♦ ♥ ♠."""
+
+    hand: np.ndarray
+    """13-bit rank set of the cards it holds."""
+    block: np.ndarray
+    """Its consecutive ranks from its lowest card: the cards its own lead sheds (0 for a suit it lacks)."""
+    stop_mine: np.ndarray
+    """The block ends in a stop (the ace, or a next card played or known dead): the lead comes back to it."""
+    next_others: np.ndarray
+    """The card after the block is known (shown) to be in another player's hand."""
+    low_rank: np.ndarray
+    """Rank index (0 = 2 … 12 = A) of its lowest card."""
+
+
 def _block(ranks: np.ndarray) -> np.ndarray:
     """The consecutive ranks from the lowest rank of each 13-bit rank set (0 for an empty set)."""
     low = ranks & -ranks
@@ -92,7 +110,11 @@ class TripoliHeuristic(AgentBase):
     bet_scale = 2.0
     """Bet and raise size: ``bet_scale * bet_limit * (equity - bet_above + 0.05)`` chips, at least 1."""
     spare_price = 5.0
-    """Most it bids for the spare hand: ``spare_price * (0.42 - p)`` chips."""
+    """Most it bids for the spare hand: ``spare_price * (spare_worth - p)`` chips."""
+    spare_worth = 0.42
+    """Win chance below which the unseen spare hand is worth buying (a random hand is worth 0.5, less the price)."""
+    suit_price_extra = 0
+    """Chips added to its pay-suit bid limit (one chip per pay card it holds in its best suit beyond the first)."""
     stop_bonus = 2.0
     """Michigan lead score of a run that ends in its own stop (the lead comes back), in cards."""
     low_bonus = 4.0
@@ -161,12 +183,13 @@ class TripoliHeuristic(AgentBase):
         phase = self._plane(obs, "phase")
         high = self._scalar(obs, "high_bid").astype(np.int64)
         _, p = self._hand_value(obs)
-        limit = np.floor(self.spare_price * (0.42 - p)).astype(np.int64)
+        limit = np.floor(self.spare_price * (self.spare_worth - p)).astype(np.int64)
         suit_auction = phase[:, 2] > 0.5
         if suit_auction.any():
             held = rank_sets(planes_to_masks(self._plane(obs, "hand")))
             pay = sum(1 << r for r in PAY_RANKS)
-            limit = np.where(suit_auction, np.bitwise_count(held & pay).max(axis=1).astype(np.int64) - 1, limit)
+            best = np.bitwise_count(held & pay).max(axis=1).astype(np.int64)
+            limit = np.where(suit_auction, best - 1 + self.suit_price_extra, limit)
         want = high + 1
         bid = a.bid + want - 1
         can = (want <= limit) & (bid < a.name_suit)
@@ -230,6 +253,11 @@ class TripoliHeuristic(AgentBase):
 
     def _lead(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         a = self.acts
+        score = np.where(mask[:, a.lead : a.lead + 4], self._lead_score(obs, self._michigan_view(obs)), -np.inf)
+        return a.lead + np.argmax(score, axis=1)
+
+    def _michigan_view(self, obs: np.ndarray) -> MichiganView:
+        """What the leader knows of each suit (see :class:`MichiganView`)."""
         hand = rank_sets(planes_to_masks(self._plane(obs, "hand")))  # (B, 4)
         played = rank_sets(planes_to_masks(self._plane(obs, "played")))
         dead = rank_sets(planes_to_masks(self._plane(obs, "known_elsewhere")))
@@ -238,19 +266,25 @@ class TripoliHeuristic(AgentBase):
         block = _block(hand)
         top_bit = np.where(block > 0, (block + (block & -block)) >> 1, 0)  # the highest rank of the block, as a bit
         next_bit = top_bit << 1
-        stop_mine = (block > 0) & (((next_bit & 0x1FFF) == 0) | ((next_bit & (played | dead)) != 0))
-        next_others = (next_bit & others) != 0
-        low_rank = np.bitwise_count((block & -block) - 1)
+        return MichiganView(
+            hand=hand,
+            block=block,
+            stop_mine=(block > 0) & (((next_bit & 0x1FFF) == 0) | ((next_bit & (played | dead)) != 0)),
+            next_others=(next_bit & others) != 0,
+            low_rank=np.bitwise_count((block & -block) - 1).astype(np.int64),
+        )
+
+    def _lead_score(self, obs: np.ndarray, v: MichiganView) -> np.ndarray:
+        """``(B, 4)`` how much it wants to lead each suit (illegal suits are masked out afterwards)."""
         score = (
-            np.bitwise_count(block).astype(np.float64)
-            + self.stop_bonus * stop_mine
-            - self.handover_malus * next_others
-            + self.low_bonus * (12 - low_rank) / 12
+            np.bitwise_count(v.block).astype(np.float64)
+            + self.stop_bonus * v.stop_mine
+            - self.handover_malus * v.next_others
+            + self.low_bonus * (12 - v.low_rank) / 12
         )
         if self.pays_in_play:
-            score += self._pay_bonus(obs, block)
-        score = np.where(mask[:, a.lead : a.lead + 4], score, -np.inf)
-        return a.lead + np.argmax(score, axis=1)
+            score += self._pay_bonus(obs, v.block)
+        return score
 
     def _pay_bonus(self, obs: np.ndarray, block: np.ndarray) -> np.ndarray:
         """Chips of the pay, king-queen and sequence spaces that playing its own block would win (T25)."""

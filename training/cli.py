@@ -15,6 +15,7 @@ COMMANDS = {
     "train": "training.cmd_train",
     "play": "training.cmd_play",
     "replay": "training.cmd_replay",
+    "agents": "training.cmd_agents",
 }
 """Sub-command name → module defining ``add_parser``."""
 

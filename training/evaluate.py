@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, agent_label
 from agents.random_agent import RandomAgent
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import hash_u64
@@ -41,7 +41,8 @@ UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "reward"}
 @dataclasses.dataclass
 class EvalResult:
     """Outcome of one duplicate tournament; ``group_returns[g, i]`` is agent ``i``'s mean return over the ``n``
-    rotations of deal group ``g`` (``group_wins`` likewise for the win share)."""
+    rotations of deal group ``g`` (``group_wins`` likewise for the win share); ``labels[i]`` is agent ``i``'s
+    ``name@vN`` (:func:`agents.base.agent_label`: the behaviour version its results belong to)."""
 
     game: str
     num_players: int
@@ -53,6 +54,7 @@ class EvalResult:
     group_wins: np.ndarray
     decisions: int
     seconds: float
+    labels: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def unit(self) -> str:
@@ -116,13 +118,15 @@ class EvalResult:
             "agents": [
                 {
                     "agent": name,
+                    "label": label,
                     "mean": float(m),
                     "ci95": float(c),
                     "win_rate": float(w),
                     "win_ci95": float(wc),
                 }
-                for name, m, c, w, wc in zip(
-                    self.agents, self.mean, self.ci95, self.win_rate, self.win_ci95, strict=True
+                for name, label, m, c, w, wc in zip(
+                    self.agents, self.labels or self.agents, self.mean, self.ci95, self.win_rate, self.win_ci95,
+                    strict=True,
                 )
             ],
         }
@@ -278,4 +282,5 @@ def evaluate(
         group_wins=group_wins,
         decisions=decisions,
         seconds=time.perf_counter() - t0,
+        labels=[agent_label(a) for a in agents],
     )
