@@ -13,7 +13,8 @@ The engine follows the rules file; the points it leaves to an engine are fixed h
 - T7: the deal's last auction (its passes, high bid and bidder) stays visible after it ends, until the next deal.
 - T28: the dealer moves left once more for each final poker round (``pots``: one round per pot, the larger pots
   first); the layout's chips are first gathered on the pot space; a pot with no chip is not played.
-- T30 (Cosmo): the pay suit and the sequence start are drawn from the table's seed at each deal (stream
+- T30 (Cosmo): the first lead of the episode is asked even when it is the only legal action (a Cosmo deal can
+  otherwise be played out by forced moves alone, and an episode must not be over at reset). The pay suit and the sequence start are drawn from the table's seed at each deal (stream
   ``STREAM_BOARD``, counters ``2·deal`` and ``2·deal + 1``) and are public from the deal on.
 
 Each step applies one decision per table, then resolves what follows without a decision (ante, deal, pay cards,
@@ -170,6 +171,8 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
                 return
             mask = s.legal_action_mask[pending]
             forced = mask.sum(axis=1) == 1
+            if self.config.cosmo:  # T30: the episode's first lead is always asked, so no episode ends at reset
+                forced &= ~((s.phase[pending] == P_LEAD) & (s.deal[pending] == 0) & (s.played[pending] == 0))
             if not forced.any():
                 return
             pending = pending[forced]

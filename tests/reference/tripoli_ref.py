@@ -192,6 +192,8 @@ class TripoliReference:
             legal = self.legal_actions()
             if len(legal) != 1:
                 return
+            if self.config.cosmo and self.phase == "lead" and self.deal_number == 0 and not self.played:
+                return  # T30: the episode's first lead is asked (no episode is over at reset)
             self._apply(legal[0])
 
     # ================================================================ deal: T4, T5 ===============================
