@@ -1,4 +1,4 @@
-"""Tripoli rules over a batch of tables (shared/rules/tripoli.md T1–T29, common.md C1–C13).
+"""Tripoli rules over a batch of tables (shared/rules/tripoli.md T1–T30, common.md C1–C13).
 
 The engine follows the rules file; the points it leaves to an engine are fixed here (and tested):
 
@@ -14,8 +14,9 @@ The engine follows the rules file; the points it leaves to an engine are fixed h
 - T28: the dealer moves left once more for each final poker round (``pots``: one round per pot, the larger pots
   first); the layout's chips are first gathered on the pot space; a pot with no chip is not played.
 - T30 (Cosmo): the first lead of the episode is asked even when it is the only legal action (a Cosmo deal can
-  otherwise be played out by forced moves alone, and an episode must not be over at reset). The pay suit and the sequence start are drawn from the table's seed at each deal (stream
-  ``STREAM_BOARD``, counters ``2·deal`` and ``2·deal + 1``) and are public from the deal on.
+  otherwise be played out by forced moves alone, and an episode must not be over at reset). The pay suit and the
+  sequence start are drawn from the table's seed at each deal (stream ``STREAM_BOARD``, counters ``2·deal`` and
+  ``2·deal + 1``) and are public from the deal on.
 
 Each step applies one decision per table, then resolves what follows without a decision (ante, deal, pay cards,
 showdown, Michigan runs, passed leads, the next deal) and every forced decision (C8) until each table waits on a
