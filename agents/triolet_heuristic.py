@@ -1,7 +1,8 @@
-"""A hand-written Le triolet player: a fixed preference over the action table, taken as a masked argmax.
+"""A hand-written Le triolet player: a preference over the action table, taken as a masked argmax.
 
-Every legal action has a priority that depends only on the action (so the agent is one masked argmax over the
-batch, and reads nothing but the mask; the mask already says what the hand, the face-up cards and the pile allow):
+Every play-phase action has a priority that depends only on the action (the mask already says what the hand, the
+face-up cards and the pile allow); a swap's priority depends on the two cards it names, read from the observation
+(:func:`envs.triolet.observation.swap_cards`):
 
 - **Swap phase** (L4): swap the hand card and face-up card with the largest gain in card value (the *good* card goes
   face up, where it will be played last, the weak one comes into the hand to be shed early), as long as the
@@ -20,6 +21,7 @@ import numpy as np
 
 from agents.base import AgentBase
 from envs.triolet.core import TrioletGame
+from envs.triolet.observation import swap_cards
 from envs.triolet.rules import (
     MAX_COPIES,
     NUM_ACTIONS,
@@ -59,23 +61,30 @@ def priorities() -> np.ndarray:
         p[PLAY_FACEDOWN + slot] = 500 - slot
     p[PICK_UP] = 0
     p[READY] = 100
-    value = _ORDER[np.arange(52) % 13]
-    gain = value[:, None] - value[None, :]  # [hand card, face-up card]
-    p[SWAP:] = np.where(gain > 0, 100 + gain, 1).reshape(-1)
     return p
+
+
+def swap_priorities(obs: np.ndarray) -> np.ndarray:
+    """``(B, 9)`` priority of each swap action: 100 + the gain in card value when the hand card is the better one
+    (it goes face up), else 1 (below ``ready``)."""
+    hand, up = swap_cards(obs)
+    gain = _ORDER[hand % 13] - _ORDER[up % 13]
+    return np.where((hand >= 0) & (up >= 0) & (gain > 0), 100.0 + gain, 1.0)
 
 
 class TrioletHeuristic(AgentBase):
     """Sheds low cards first and keeps the 2s, 7s and 10s until needed (see the module docstring)."""
 
     name = "heuristic"
-    uses_observation = False
-    """It decides from the mask alone (evaluation may skip building observations)."""
 
     def __init__(self, game: TrioletGame) -> None:
         super().__init__(game)
         self.priority = priorities().astype(np.float32)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        scores = np.where(np.asarray(mask, dtype=bool), self.priority[None, :], -1.0)
+        mask = np.asarray(mask, dtype=bool)
+        scores = np.where(mask, self.priority[None, :], -1.0)
+        swapping = np.flatnonzero(mask[:, READY])
+        if swapping.size:
+            scores[swapping, SWAP:] = np.where(mask[swapping, SWAP:], swap_priorities(obs[swapping]), -1.0)
         return np.argmax(scores, axis=1)

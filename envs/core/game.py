@@ -104,8 +104,12 @@ class BatchedGame(ABC, Generic[S]):
         """Length of the flat observation vector."""
 
     def deck_size_for(self) -> int:
-        """Cards in this table's deck (a stacked deck must be a permutation of ``range(deck_size_for())``)."""
-        return self.deck_size
+        """Cards in this table's deck."""
+        return len(self.deck_ids())
+
+    def deck_ids(self) -> np.ndarray:
+        """The card ids of this table's deck, ascending (C1, C3); a stacked deck is a permutation of them."""
+        return np.arange(self.deck_size)
 
     # ----- the game ----------------------------------------------------------------------------------------------
     def init(
@@ -133,8 +137,10 @@ class BatchedGame(ABC, Generic[S]):
                 raise ValueError(
                     f"{self.name}: a stacked deck must have shape ({batch_size}, {size}), got {decks.shape}"
                 )
-            if not (np.sort(decks, axis=1) == np.arange(size)).all():
-                raise ValueError(f"{self.name}: a stacked deck must hold each card id 0..{size - 1} exactly once")
+            ids = self.deck_ids()
+            if not (np.sort(decks, axis=1) == ids).all():
+                what = f"0..{size - 1}" if (ids == np.arange(size)).all() else f"of this table's {size}-card deck"
+                raise ValueError(f"{self.name}: a stacked deck must hold each card id {what} exactly once")
             decks = decks.astype(np.int16)
         if dealers is not None:
             dealers = np.broadcast_to(np.asarray(dealers), (batch_size,)).astype(np.int64)
