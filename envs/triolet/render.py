@@ -33,7 +33,10 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
         mark = ">" if seat == state.current_player[t] else " "
         who = f"seat {seat}" + (" (you)" if seat == viewer else "")
         hand = state.hand[t, seat]
-        if seat == viewer:
+        if seat == viewer and state.phase[t] == 0:  # the swap actions name hand cards #1–#3 in card id order (L4)
+            ids = np.repeat(np.arange(DECK_SIZE), hand)
+            held = " ".join(f"#{i + 1} {card_str(int(c), unicode)}" for i, c in enumerate(ids))
+        elif seat == viewer:
             held = _cards(hand, unicode)
         else:
             known = state.known[t, seat]
