@@ -34,6 +34,7 @@ def test_c12_l13_l17_core_matches_reference(num_players: int, faceup_sets: bool,
             assert state.current_player[t] == ref.current_player, t
             assert set(np.flatnonzero(state.legal_action_mask[t]).tolist()) == ref.legal(), t
             assert state.terminated[t] == ref.terminated and state.truncated[t] == ref.truncated, t
+            assert [(m.seat, m.action) for m in game.forced_moves(state, t)] == ref.forced, t  # C8
             known = state.known[t]
             assert all(known[p].tolist() == [ref.known[p][c] for c in range(52)] for p in range(num_players)), t
         if state.done.all():
@@ -43,6 +44,7 @@ def test_c12_l13_l17_core_matches_reference(num_players: int, faceup_sets: bool,
         for t, ref in enumerate(refs):
             if ref.terminated or ref.truncated:
                 assert not state.rewards[t].any()
+                ref.forced = []
                 continue
             expected = ref.step(int(actions[t]))
             assert all(abs(x - y) < 1e-12 for x, y in zip(state.rewards[t].tolist(), expected, strict=True)), t

@@ -433,6 +433,11 @@ def run_parity(
         ):
             if core_chips.tolist() != ref_chips:
                 fail(b, step, what, core_chips.tolist(), ref_chips)
+        core_forced = [(m.seat, m.action) for m in game.forced_moves(state, b)]
+        cards = state.forced_card[b, : len(core_forced)].tolist()
+        core_forced = [(seat, action, card) for (seat, action), card in zip(core_forced, cards, strict=True)]
+        if core_forced != ref.forced:
+            fail(b, step, "forced moves (C8)", core_forced, ref.forced)
         if not ref.terminated:
             core_legal = np.flatnonzero(state.legal_action_mask[b]).tolist()
             ref_legal = ref.legal_actions()
@@ -461,7 +466,8 @@ def run_parity(
             if b in live:
                 history[b].append(int(actions[b]))
                 compare(b, step, refs[b].step(int(actions[b])))
-            else:  # a finished table stays finished, with zero rewards
+            else:  # a finished table stays finished, with zero rewards and no forced move
+                refs[b].forced = []
                 compare(b, step, [0.0] * n)
         decisions += len(live)
     raise AssertionError(f"games did not end within {max_steps} steps: seeds {seeds.tolist()}, options {options}")

@@ -36,6 +36,7 @@ import dataclasses
 import numpy as np
 
 from envs.core.cards import CARD_BITS, DECK_SIZE, NUM_RANKS
+from envs.core.forced import report as report_forced
 from envs.core.game import BatchedGame, BatchState
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.triolet import multiset as ms
@@ -251,6 +252,7 @@ class TrioletGame(BatchedGame[TrioletState]):
             if not sel.any():
                 return
             idx = idx[sel]
+            report_forced(state, idx, state.current_player[idx], forced[sel])
             self._apply(state, idx, forced[sel])
             forced = self._refresh(state, idx)
 

@@ -32,6 +32,7 @@ from typing import ClassVar
 import numpy as np
 
 from envs.core import cards as C
+from envs.core.forced import report as report_forced
 from envs.core.game import BatchedGame
 from envs.core.rng import STREAM_DEALER, uniform_ints
 from envs.tripoli import observation as obs_mod
@@ -177,7 +178,12 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
             if not forced.any():
                 return
             pending = pending[forced]
-            self._apply(s, pending, mask[forced].argmax(axis=1))
+            actions = mask[forced].argmax(axis=1)
+            p = s.current_player[pending]
+            lead = s.phase[pending] == P_LEAD  # a forced lead plays the lowest card of its suit: name it
+            suit_cards = s.hands[pending, p] & C.SUIT_MASKS[np.clip(actions - self.actions.lead, 0, 3)]
+            report_forced(s, pending, p, actions, np.where(lead, C.lowest_card(suit_cards), -1))
+            self._apply(s, pending, actions)
 
     # ================================================================== episode (T28)
     def _end_deal(self, s: TripoliState, idx: np.ndarray) -> None:

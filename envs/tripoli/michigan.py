@@ -8,6 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 from envs.core import cards as C
+from envs.core.forced import report as report_forced
 from envs.tripoli.actions import TripoliActions
 from envs.tripoli.config import TripoliConfig
 from envs.tripoli.seats import first_after, holder
@@ -114,6 +115,12 @@ class MichiganStage:
         out = out_card < 99
         run = np.where(out, ((C.ONE << (out_card - first + 1).astype(np.uint64)) - C.ONE) << first_u, run)
         held = hands & run[:, None]
+        if self.config.auto_forced:  # C8: every card after the first is a forced "continue run" of its holder
+            for k in range(1, int(C.popcount(run).max(initial=0))):
+                card = first + k
+                more = ((run >> np.minimum(card, 63).astype(np.uint64)) & C.ONE) == 1
+                more &= card < 52
+                report_forced(s, idx[more], holder(held[more], card[more]), self.actions.continue_run, card[more])
         s.hands[idx] = hands & ~run[:, None]
         s.played_by[idx] |= held
         s.played[idx] |= run

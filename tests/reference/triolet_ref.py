@@ -66,6 +66,7 @@ class TrioletRef:
         self.terminated = False
         self.truncated = False
         self.rewards = [0.0] * self.n
+        self.forced: list[tuple[int, int]] = []  # C8: (seat, action) of the last step's forced moves
         self._resolve_forced()
 
     # ----- what may be done ------------------------------------------------------------------------------------
@@ -104,6 +105,7 @@ class TrioletRef:
         """Play ``action`` and every forced move after it; returns each seat's reward for the step."""
         assert action in self.legal(), (action, sorted(self.legal()))
         self.rewards = [0.0] * self.n
+        self.forced = []
         self._do(action)
         self._resolve_forced()
         return self.rewards
@@ -113,7 +115,9 @@ class TrioletRef:
             moves = self.legal()
             if len(moves) != 1:
                 return
-            self._do(moves.pop())
+            move = moves.pop()
+            self.forced.append((self.current, move))
+            self._do(move)
 
     def _do(self, action: int) -> None:
         me = self.current

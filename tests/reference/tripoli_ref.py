@@ -101,6 +101,7 @@ class TripoliReference:
         self.final_pots: list[int] = []  # T28: pots still to play, largest first
         self.final_pot = 0
         self.dealer = self._draw_first_dealer() if dealer is None else int(dealer)  # C5
+        self.forced: list[tuple[int, int, int]] = []  # C8: (seat, action, card or -1) of the last step's forced moves
         self._start_deal()
         self._play_forced_moves()
         self.init_rewards = [float(b) for b in self.balances]  # balances started at 0
@@ -177,6 +178,7 @@ class TripoliReference:
                 f"action {action} is not legal for seat {self.current_player} in phase {self.phase}; legal: {legal}"
             )
         before = list(self.balances)
+        self.forced = []
         self._apply(action)
         self._play_forced_moves()
         return [float(after - b) for after, b in zip(self.balances, before, strict=True)]
@@ -194,7 +196,16 @@ class TripoliReference:
                 return
             if self.config.cosmo and self.phase == "lead" and self.deal_number == 0 and not self.played:
                 return  # T30: the episode's first lead is asked (no episode is over at reset)
+            self.forced.append((self.current_player, legal[0], self._card_of(legal[0])))
             self._apply(legal[0])
+
+    def _card_of(self, action: int) -> int:
+        """The card a lead or a run move plays (named in the report of forced moves, C8); -1 for other moves."""
+        if self.phase == "lead":
+            return min(c for c in self.hands[self.current_player] if suit(c) == action - self.actions.lead)
+        if self.phase == "run":
+            return self.run[-1][1] + 1
+        return -1
 
     # ================================================================ deal: T4, T5 ===============================
     def _start_deal(self) -> None:
