@@ -13,7 +13,7 @@ import numpy as np
 from agents.triolet_heuristic import RANK_VALUE, READY_PRIORITY, TrioletHeuristic, priorities, shed_low_first
 from envs.triolet import observation as O
 from envs.triolet.core import TrioletGame
-from envs.triolet.rules import READY, SEVEN, SWAP, TEN, TWO
+from envs.triolet.rules import SEVEN, TEN, TWO
 
 _SPECIALS_FIRST = {TEN: 3, SEVEN: 2, TWO: 1}
 _CARD_RANK = np.arange(52) % 13
@@ -56,6 +56,7 @@ class TrioletSpecials(TrioletHeuristic):
     """
 
     name = "specials"
+    version = 1
     play_priority = staticmethod(_specials_first)
 
 
@@ -71,6 +72,7 @@ class TrioletSaver(TrioletHeuristic):
     """
 
     name = "saver"
+    version = 1
     faceup_value = _SAVER_VALUE
 
 
@@ -88,33 +90,24 @@ class TrioletPairs(TrioletHeuristic):
     """
 
     name = "pairs"
-    uses_observation = True
+    version = 1
     play_priority = staticmethod(_most_copies_first)
     pair_weight = 20
     """Swap-phase worth of one more paired ordinary card in hand, in card-value steps (the face-up values span 12)."""
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        mask = np.asarray(mask, dtype=bool)
-        actions = super().act(obs, mask, rng)
-        rows = np.flatnonzero(mask[:, SWAP:].any(axis=1))
-        if rows.size:
-            actions[rows] = self._swap(np.asarray(obs)[rows], mask[rows])
-        return actions
-
-    def _swap(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        hand = obs[:, O.OWN_HAND : O.OWN_HAND + 52]
-        counts = hand.reshape(-1, 4, 13).sum(axis=1)  # (R, 13) cards of each rank in hand
+    def swap_priorities(self, obs: np.ndarray) -> np.ndarray:
+        """``(B, 9)``: the swap that most raises the pairs score (see the class docstring), only when it does."""
+        hand_cards, up_cards = O.swap_cards(obs)
+        named = (hand_cards >= 0) & (up_cards >= 0)
+        rh, rf = hand_cards % 13, up_cards % 13  # rank of the hand card given, of the face-up card taken
+        counts = obs[:, O.OWN_HAND : O.OWN_HAND + 52].reshape(-1, 4, 13).sum(axis=1)  # (B, 13) cards per rank
+        held = np.take_along_axis(counts, rh, axis=1)
+        wanted = np.take_along_axis(counts, rf, axis=1) - (rh == rf)
         ordinary = ~np.isin(np.arange(13), list(_SPECIALS_FIRST))
-        rh, rf = _CARD_RANK[:, None], _CARD_RANK[None, :]  # rank of the hand card h, of the face-up card f
-        loses_pair = (counts[:, rh] >= 2) & ordinary[rh] & (rh != rf)  # (R, 52, 52)
-        makes_pair = (counts[:, rf] - (rh == rf) >= 1) & ordinary[rf] & (rh != rf)
-        value = RANK_VALUE[_CARD_RANK]
-        change = self.pair_weight * (makes_pair.astype(np.int64) - loses_pair) + (value[:, None] - value[None, :])
-        scores = np.where(change > 0, READY_PRIORITY + change, 1).reshape(len(obs), -1)
-        scores = np.where(mask[:, SWAP:], scores, -1)
-        best = np.argmax(scores, axis=1)
-        take = scores[np.arange(len(obs)), best] > READY_PRIORITY
-        return np.where(take, SWAP + best, READY)
+        loses_pair = (held >= 2) & ordinary[rh] & (rh != rf)
+        makes_pair = (wanted >= 1) & ordinary[rf] & (rh != rf)
+        change = self.pair_weight * (makes_pair.astype(np.int64) - loses_pair) + RANK_VALUE[rh] - RANK_VALUE[rf]
+        return np.where(named & (change > 0), READY_PRIORITY + change, 1.0)
 
 
 class TrioletBlocker(TrioletHeuristic):
@@ -128,13 +121,13 @@ class TrioletBlocker(TrioletHeuristic):
     """
 
     name = "blocker"
-    uses_observation = True
+    version = 1
     threat_at = 3
     """Block when the next player holds at most this many cards in all."""
 
     def __init__(self, game: TrioletGame) -> None:
         super().__init__(game)
-        self.block_priority = priorities(_highest_first, self.faceup_value).astype(np.float32)
+        self.block_priority = priorities(_highest_first).astype(np.float32)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         mask = np.asarray(mask, dtype=bool)

@@ -1,7 +1,8 @@
-"""A hand-written Le triolet player: a fixed preference over the action table, taken as a masked argmax.
+"""A hand-written Le triolet player: a preference over the action table, taken as a masked argmax.
 
-Every legal action has a priority that depends only on the action (so the agent is one masked argmax over the
-batch, and reads nothing but the mask; the mask already says what the hand, the face-up cards and the pile allow):
+Every play-phase action has a priority that depends only on the action (the mask already says what the hand, the
+face-up cards and the pile allow); a swap's priority depends on the two cards it names, read from the observation
+(:func:`envs.triolet.observation.swap_cards`):
 
 - **Swap phase** (L4): swap the hand card and face-up card with the largest gain in card value (the *good* card goes
   face up, where it will be played last, the weak one comes into the hand to be shed early), as long as the
@@ -22,6 +23,7 @@ import numpy as np
 
 from agents.base import AgentBase
 from envs.triolet.core import TrioletGame
+from envs.triolet.observation import swap_cards
 from envs.triolet.rules import (
     MAX_COPIES,
     NUM_ACTIONS,
@@ -49,12 +51,9 @@ def shed_low_first(rank: int, copies: int) -> float:
     return 2_000 + 10 * (12 - RANK_VALUE[rank]) + copies
 
 
-def priorities(
-    play_priority: Callable[[int, int], float] = shed_low_first, faceup_value: np.ndarray = RANK_VALUE
-) -> np.ndarray:
-    """The priority of every action id (higher is preferred): plays by ``play_priority(rank, copies)``; face-down
-    cards from the first; a swap when it raises the face-up row's ``faceup_value`` (by rank index), the largest gain
-    first; ``ready`` otherwise."""
+def priorities(play_priority: Callable[[int, int], float] = shed_low_first) -> np.ndarray:
+    """The priority of every play-phase action id and of ``ready`` (higher is preferred): plays by
+    ``play_priority(rank, copies)``; face-down cards from the first; swaps are scored per row (:func:`swap_gains`)."""
     p = np.zeros(NUM_ACTIONS)
     for rank in range(13):
         for k in range(1, MAX_COPIES + 1):
@@ -67,18 +66,24 @@ def priorities(
         p[PLAY_FACEDOWN + slot] = 500 - slot
     p[PICK_UP] = 0
     p[READY] = READY_PRIORITY
-    value = np.asarray(faceup_value)[np.arange(52) % 13]
-    gain = value[:, None] - value[None, :]  # [hand card, face-up card]
-    p[SWAP:] = np.where(gain > 0, READY_PRIORITY + gain, 1).reshape(-1)
     return p
+
+
+def swap_gains(obs: np.ndarray, faceup_value: np.ndarray = RANK_VALUE) -> np.ndarray:
+    """``(B, 9)`` how much each swap action raises the face-up row's ``faceup_value`` (by rank index): the hand card
+    it names goes face up, the face-up card comes into the hand (a large negative number for a swap naming no
+    card)."""
+    hand, up = swap_cards(obs)
+    value = np.asarray(faceup_value)
+    return np.where((hand >= 0) & (up >= 0), value[hand % 13] - value[up % 13], -1_000)
 
 
 class TrioletHeuristic(AgentBase):
     """Sheds low cards first and keeps the 2s, 7s and 10s until needed (see the module docstring)."""
 
     name = "heuristic"
-    uses_observation = False
-    """It decides from the mask alone (evaluation may skip building observations)."""
+    version = 2
+    """v2: swaps name a hand position and a face-up slot (Le triolet v1); the choice is the v1 choice."""
     play_priority = staticmethod(shed_low_first)
     """``(rank, copies) -> priority`` of playing that many cards of that rank from the hand or the face-up row."""
     faceup_value: np.ndarray = RANK_VALUE
@@ -86,8 +91,19 @@ class TrioletHeuristic(AgentBase):
 
     def __init__(self, game: TrioletGame) -> None:
         super().__init__(game)
-        self.priority = priorities(self.play_priority, self.faceup_value).astype(np.float32)
+        self.priority = priorities(self.play_priority).astype(np.float32)
+
+    def swap_priorities(self, obs: np.ndarray) -> np.ndarray:
+        """``(B, 9)`` priority of each swap action (a swap is made when it beats ``ready``): the largest gain of
+        face-up value first, only gains above zero."""
+        gain = swap_gains(obs, self.faceup_value)
+        return np.where(gain > 0, READY_PRIORITY + gain, 1.0)
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        scores = np.where(np.asarray(mask, dtype=bool), self.priority[None, :], -1.0)
+        mask = np.asarray(mask, dtype=bool)
+        scores = np.where(mask, self.priority[None, :], -1.0)
+        swapping = np.flatnonzero(mask[:, READY])
+        if swapping.size:
+            rows = np.asarray(obs)[swapping]
+            scores[swapping, SWAP:] = np.where(mask[swapping, SWAP:], self.swap_priorities(rows), -1.0)
         return np.argmax(scores, axis=1)

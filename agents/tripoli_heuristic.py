@@ -126,8 +126,7 @@ class TripoliHeuristic(AgentBase):
         super().__init__(game)
         cfg = game.config
         self.acts = TripoliActions(cfg.max_bid, cfg.bet_limit)
-        self.pays_in_play = cfg.paycards == "play" or cfg.pay_suit == "auction"
-        self.sequence_start = cfg.sequence_start - 2  # face value → rank index
+        self.pays_in_play = cfg.pays_in_play
 
     # ----- reading the observation -------------------------------------------------------------------------------
     @staticmethod
@@ -296,6 +295,7 @@ class TripoliHeuristic(AgentBase):
             bonus += in_pay * ((block >> r) & 1) * layout[:, space : space + 1]
         kq = (3 << 10)
         bonus += in_pay * ((block & kq) == kq) * layout[:, 5:6]
-        seq = 7 << self.sequence_start
+        start = self._scalar(obs, "sequence_start").astype(np.int64)[:, None] - 2  # face value → rank index (T30)
+        seq = 7 << start
         bonus += ((block & seq) == seq) * layout[:, 6:7]
         return bonus

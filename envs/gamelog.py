@@ -93,11 +93,6 @@ class PublicView:
             return action_name
         return next(p for p in self.secret_actions if action_name.startswith(p)).rstrip() + " (hidden)"
 
-    def deck_card_ids(self, game: BatchedGame, deck: np.ndarray) -> list[int]:
-        """Card ids (C1/C3) of a stacked deck's values (a game whose decks hold indices maps them)."""
-        cards = getattr(game, "cards", None)
-        return [int(c) for c in (np.asarray(cards)[deck] if cards is not None else deck)]
-
 
 def public_view(game_name: str) -> PublicView:
     """The :class:`PublicView` of a game (``envs/<game>/events.py``)."""
@@ -199,8 +194,9 @@ def diff_events(view: PublicView, before: np.ndarray | None, after: np.ndarray, 
 
 # ----- recording -----------------------------------------------------------------------------------------------------
 def first_deck(game: BatchedGame, seed: int) -> np.ndarray:
-    """The first deal's deck of table seed ``seed`` as ``init`` shuffles it (deal 0 of the seed, C7)."""
-    return shuffled_decks(np.asarray([seed], dtype=np.uint64), 0, game.deck_size_for())[0].astype(np.int64)
+    """The first deal's deck (card ids in dealing order) of table seed ``seed`` as ``init`` shuffles it (C7)."""
+    order = shuffled_decks(np.asarray([seed], dtype=np.uint64), 0, game.deck_size_for())[0]
+    return game.deck_ids()[order].astype(np.int64)
 
 
 def first_dealer(game: BatchedGame, seed: int) -> int:
@@ -248,11 +244,10 @@ class GameRecorder:
         self._obs = self._observe(state)
         n = game.num_players
         dealer = first_dealer(game, seed) if dealer is None else int(dealer)
-        ids = self.view.deck_card_ids(game, deck)
         self._write({
             "type": "game", "format": LOG_FORMAT, "game": game.name, "options": dataclasses.asdict(game.config),
             "num_players": n, "seed": seed, "dealer": dealer, "stacked": stacked, "deck": deck.tolist(),
-            "deck_cards": [card_str(c, True) for c in ids], "deck_note": DECK_NOTE,
+            "deck_cards": [card_str(int(c), True) for c in deck], "deck_note": DECK_NOTE,
             "rewards": state.rewards[0].tolist(),
         })
         self._returns = state.rewards[0].astype(float).copy()

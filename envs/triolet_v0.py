@@ -7,13 +7,15 @@ a strictly lower rank (order 3 4 5 6 8 9 J Q K A 2), anything goes on a 7, a 10 
 the player plays again; a player who cannot play picks up the pile. The first player with no cards wins
 (reward +1, the others -1/(n-1)); after ``max_turns`` turns the episode is truncated with reward 0.
 
-Options (``env(num_players=4, faceup_sets=False, max_turns=1000, auto_forced=True)``): ``faceup_sets`` lets a
-player play several face-up cards of one rank together; ``auto_forced`` resolves moves with one legal action
-inside the step (C8). ``reset(seed, options={"deck": [...], "dealer": seat})`` stacks a deal: the deck lists
-indices into ``TrioletGame.deck_cards`` in dealing order (``game.stacked_deck(card_ids)`` builds one); seat ``s``
-gets positions ``9s..9s+8`` (3 face-down, 3 face-up, 3 hand), the rest is the stock.
+Options (``env(num_players=4, faceup_sets=False, max_turns=1000, show_failed_facedown=False, auto_forced=True)``):
+``faceup_sets`` lets a player play several face-up cards of one rank together; ``show_failed_facedown`` shows every
+player a turned face-down card that could not be played (by default it goes into the hand privately, L13);
+``auto_forced`` resolves moves with one legal action inside the step (C8). ``reset(seed, options={"deck": [...],
+"dealer": seat})`` stacks a deal: the deck lists the card ids of the table's deck (``TrioletGame.deck_ids()``: the
+stripped deck for 3–5 players, 0…103 with two decks) in dealing order (``game.stacked_deck(first_ids)`` completes
+one); seat ``s`` gets positions ``9s..9s+8`` (3 face-down, 3 face-up, 3 hand), the rest is the stock.
 
-Actions (``Discrete(2891)``; the mask says which are legal):
+Actions (``Discrete(196)``; the mask says which are legal):
 
 =============  ===========================================================================================
 id             action
@@ -24,10 +26,11 @@ id             action
 182 … 184      "play face-down #1" … "#3" — turn over that face-down card and play it if it can go (L13)
 185            "pick up the pile" (L11; always forced, C8)
 186            "ready" — end one's swap phase (L4)
-187 … 2890     ``187 + 52 h + f``: "swap hand K♦ ↔ face-up 4♣" — exchange hand card h with face-up card f (L4)
+187 … 195      ``187 + 3 i + j``: "swap hand card #2 ↔ face-up #3" — exchange hand card i (0–2; the hand sorted
+               by card id, C1; of two equal cards only the first is named) with face-up slot j (L4)
 =============  ===========================================================================================
 
-Observation (``Box(1070,) float32``, seat-relative, padded to 8 seats; L17 — face-down cards and the stock are
+Observation (``Box(1226,) float32``, seat-relative, padded to 8 seats; L17 — face-down cards and the stock are
 hidden, the viewer's own face-down cards included):
 
 ==============  ======  =========================================================================================
@@ -41,7 +44,8 @@ offset          length  meaning
 56 + 112 i      1       cards in hand
 57 + 112 i      3       face-down slots #1–#3 occupied
 60 + 112 i      52      face-up cards
-112 + 112 i     52      cards publicly known to be in that hand (from the pile, a swap, a turned face-down card)
+112 + 112 i     52      cards publicly known to be in that hand (from the pile, a swap; a turned face-down card
+                        that could not be played only with ``show_failed_facedown``)
 948             52      the pile
 1000            13      rank on top of the pile (one-hot; zero when empty)
 1013            1       cards of the top rank lying together on top
@@ -50,6 +54,7 @@ offset          length  meaning
 1067            1       cards in the stock
 1068            1       swap phase (1) or play (0)
 1069            1       exchanges the player to act has made this swap turn
+1070 + 52 j     52      one-hot card in the viewer's own face-up slot j = 0…2 (the slots the swaps name)
 ==============  ======  =========================================================================================
 
 A turn (for ``max_turns``) is one move on the pile — a play or a pick-up, forced or chosen; playing again after a

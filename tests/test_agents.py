@@ -19,6 +19,7 @@ from envs.core.cards import mask_of, parse_card
 from envs.flipflop import tables as FT
 from envs.flipflop import view as FV
 from envs.registry import make_game
+from envs.triolet import observation as TO
 from envs.triolet import rules as TR
 from envs.tripoli.actions import TripoliActions
 from envs.tripoli.observation import OBSERVATION_SIZE, OFFSETS, SCALARS
@@ -189,12 +190,21 @@ def test_triolet_heuristic_plays_all_copies_of_the_lowest_rank_and_keeps_2_7_10(
 
 
 def test_triolet_heuristic_swaps_good_cards_face_up() -> None:
-    def swap(h: str, f: str) -> int:
-        return TR.SWAP + 52 * parse_card(h) + parse_card(f)
-
-    legal = [TR.READY, swap("Th", "3c"), swap("Th", "Kd"), swap("4s", "3c"), swap("4s", "Kd")]
-    assert triolet_choice(legal) == swap("Th", "3c")
-    assert triolet_choice([TR.READY, swap("4s", "Kd")]) == TR.READY
+    """Hand 4♠ 10♥ K♦ (sorted by id: K♦ 10♥ 4♠), face-up 3♣ K♣ 2♦: the best gain is 10♥ (#2) for 3♣ (slot #1)."""
+    game = make_game("triolet", num_players=4)
+    obs = np.zeros((1, game.observation_size), np.float32)
+    for c in cards("4s Th Kd"):
+        obs[0, TO.OWN_HAND + c] = 1
+    for j, c in enumerate(cards("3c Kc 2d")):
+        obs[0, TO.OWN_FACEUP_SLOTS + 52 * j + c] = 1
+    mask = np.zeros((1, game.num_actions), bool)
+    mask[0, TR.READY] = True
+    mask[0, TR.SWAP :] = True
+    agent = make_agent("heuristic", game)
+    assert agent.act(obs, mask, np.random.default_rng(0))[0] == TR.SWAP + 3 * 1 + 0
+    mask[0, TR.SWAP :] = False
+    mask[0, TR.SWAP + 3 * 2 + 2] = True  # only 4♠ for 2♦: a loss, so ready
+    assert agent.act(obs, mask, np.random.default_rng(0))[0] == TR.READY
 
 
 # ----- Flip Flop choices ----------------------------------------------------------------------------------------

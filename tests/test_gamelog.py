@@ -65,7 +65,7 @@ def test_log_replays_every_game_exactly(tmp_path, name, n, options):
         h = log.header
         assert (h["game"], h["num_players"]) == (name, n)
         assert {k: h["options"][k] for k in options} == options
-        assert sorted(h["deck"]) == list(range(game.deck_size_for()))
+        assert sorted(h["deck"]) == game.deck_ids().tolist()
         assert len(h["deck_cards"]) == len(h["deck"]) and "hidden cards included" in h["deck_note"]
         assert [s["name"] for s in log.steps] == [game.action_name(a) for a in log.actions()]
         replayed_game, state, replayed = replay(log)
@@ -87,7 +87,7 @@ def test_log_replays_every_game_exactly(tmp_path, name, n, options):
 @pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
 def test_stacked_deck_and_dealer_are_logged_as_given(tmp_path, name):
     game = make_game(name, 4)
-    deck = np.random.default_rng(7).permutation(game.deck_size_for())
+    deck = np.random.default_rng(7).permutation(game.deck_ids())
     env = CardGymEnv(game, log_path=tmp_path / "g.jsonl")
     play_random(env, 5, np.random.default_rng(0), options={"deck": deck.tolist(), "dealer": 2})
     env.close()

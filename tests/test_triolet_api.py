@@ -43,8 +43,8 @@ def test_stacked_deck_reset_and_render():
     text = env.render()
     assert "seat 0 (you)" in text and "K♦" in text and "5♣ 6♣ 7♣" in text and "## ## ##" in text
     names = {env.unwrapped.action_name(a) for a in env.unwrapped.legal_actions()}
-    assert "ready" in names and "swap hand K♦ ↔ face-up 5♣" in names
-    env.step(env.unwrapped.game.action_id("swap hand K♦ ↔ face-up 5♣"))
+    assert "ready" in names and "swap hand card #3 ↔ face-up #1" in names  # hand J♦ Q♦ K♦; face-up 5♣ 6♣ 7♣
+    env.step(env.unwrapped.game.action_id("swap hand card #3 ↔ face-up #1"))
     assert "K♦ 6♣ 7♣" in env.render()
 
 

@@ -125,12 +125,14 @@ def test_l4_swap_up_to_three_then_ready():
     game, state = deal(4, hands={0: "Kd Qd Jd"}, faceup={0: "3c 6c 8c"}, dealer=1)
     assert state.phase[0] == 0 and state.current_player[0] == 0  # L5: the first player swaps first
     moves = legal(game, state)
-    assert "ready" in moves and "swap hand K♦ ↔ face-up 3♣" in moves and len(moves) == 1 + 9
-    act(game, state, "swap hand K♦ ↔ face-up 3♣")
+    # swaps name a place in the hand sorted by card id (J♦ Q♦ K♦) and a face-up slot (3♣ 6♣ 8♣)
+    assert "ready" in moves and "swap hand card #3 ↔ face-up #1" in moves and len(moves) == 1 + 9
+    act(game, state, "swap hand card #3 ↔ face-up #1")  # K♦ for 3♣
     assert list(state.faceup[0, 0]) == cards("Kd 6c 8c")
     assert sorted(hand_of(state, 0)) == sorted(cards("3c Qd Jd"))
     assert state.current_player[0] == 0  # one exchange per decision, same player again
-    act(game, state, "swap hand Q♦ ↔ face-up 6♣", "swap hand J♦ ↔ face-up 8♣")
+    act(game, state, "swap hand card #3 ↔ face-up #2")  # the hand is now 3♣ J♦ Q♦: Q♦ for 6♣
+    act(game, state, "swap hand card #3 ↔ face-up #3")  # 3♣ 6♣ J♦: J♦ for 8♣
     # after three exchanges only "ready" is left: a forced move (C8) and the next player (to the right) swaps
     assert state.current_player[0] == 3 and state.ready[0] == 1
     assert sorted(state.faceup[0, 0]) == sorted(cards("Kd Qd Jd"))
@@ -367,7 +369,18 @@ def test_l13_face_down_played_or_picked_up_with_the_pile():
     assert state.pile[0].sum() == 0 and state.current_player[0] == 4
     obs = game.observe(state, np.array([1]))[0]
     seat0 = ob.SEATS + 4 * ob.SEAT_SIZE  # seat 0 is four places to seat 1's left
-    assert obs[seat0 + ob.KNOWN + parse_card("6s")] == 1  # the turned card was seen by all (L13, L17)
+    assert obs[seat0 + ob.KNOWN + parse_card("6s")] == 0  # L13: the card that could not be played stays private
+    assert obs[seat0 + ob.KNOWN + parse_card("8d")] == 1  # the pile it took was seen by all (L17)
+    assert "(turned 6♠)" not in game.render_table(state, 0, 1) and "(turned 6♠)" in game.render_table(state, 0, 0)
+
+
+def test_l13_show_failed_facedown_option_shows_it_to_all():
+    game, state = _to_faceup(faceup_sets=True, show_failed_facedown=True)
+    act(game, state, "play face-up 3×2", "play 1×3", "play 1×9", "play face-down #1", "play 1×A")
+    act(game, state, "play face-down #2")  # 6♠ cannot go on an 8
+    obs = game.observe(state, np.array([1]))[0]
+    assert obs[ob.SEATS + 4 * ob.SEAT_SIZE + ob.KNOWN + parse_card("6s")] == 1  # seen by all (L13, L17)
+    assert "seat 0: play face-down #2 (turned 6♠)" in game.render_table(state, 0, None)
 
 
 def _to_facedown(down: str):

@@ -65,7 +65,8 @@ OPTION_VALUES: dict[str, list] = {
     "pay_suit": ["hearts", "auction"],
     "sequence_start": [8, 6, 2, 12],
     "num_deals": [1, 2, 3],
-    "final_round": [True, False],
+    "final_round": ["poker", "pots", "share", "none"],
+    "dead_hand": ["hidden", "shown"],
     "auto_forced": [True, False],
     "max_bid": [20, 1, 2],
     "bet_limit": [10, 1, 2],
@@ -76,7 +77,10 @@ OPTION_VALUES: dict[str, list] = {
 def random_options(seed: int) -> dict:
     """A random option set (every option drawn uniformly from its values in ``OPTION_VALUES``)."""
     rng = random.Random(seed)
-    return {name: rng.choice(values) for name, values in OPTION_VALUES.items()}
+    options = {name: rng.choice(values) for name, values in OPTION_VALUES.items()}
+    if options["final_round"] == "pots":  # T28: 2 pots by default, up to 9
+        options["final_pots"] = rng.choice([2, 3, 9])
+    return options
 
 
 def play_reference_randomly(ref: TripoliReference, rng: random.Random, max_steps: int = 5000) -> list[list[float]]:
@@ -429,6 +433,11 @@ def run_parity(
         ):
             if core_chips.tolist() != ref_chips:
                 fail(b, step, what, core_chips.tolist(), ref_chips)
+        core_forced = [(m.seat, m.action) for m in game.forced_moves(state, b)]
+        cards = state.forced_card[b, : len(core_forced)].tolist()
+        core_forced = [(seat, action, card) for (seat, action), card in zip(core_forced, cards, strict=True)]
+        if core_forced != ref.forced:
+            fail(b, step, "forced moves (C8)", core_forced, ref.forced)
         if not ref.terminated:
             core_legal = np.flatnonzero(state.legal_action_mask[b]).tolist()
             ref_legal = ref.legal_actions()
@@ -457,7 +466,8 @@ def run_parity(
             if b in live:
                 history[b].append(int(actions[b]))
                 compare(b, step, refs[b].step(int(actions[b])))
-            else:  # a finished table stays finished, with zero rewards
+            else:  # a finished table stays finished, with zero rewards and no forced move
+                refs[b].forced = []
                 compare(b, step, [0.0] * n)
         decisions += len(live)
     raise AssertionError(f"games did not end within {max_steps} steps: seeds {seeds.tolist()}, options {options}")
@@ -484,6 +494,28 @@ def test_t5_t21_t25_core_matches_reference_stacked_deals(index: int) -> None:
     assert played > STACKED_TABLES
 
 
+COSMO_GROUPS = 8  # T30: 8 groups × 24 tables, half of them on stacked decks
+
+
+@pytest.mark.parametrize("index", range(COSMO_GROUPS))
+def test_t30_core_matches_reference_cosmo(index: int) -> None:
+    """T30 Cosmo: parity over table sizes 2–9, one to three deals and every way of settling the layout (T28);
+    the pay suit and sequence start drawn at each deal must agree too (they decide the pays in play)."""
+    n = 2 + index
+    rng = random.Random(7_000 + index)
+    final_round = ["poker", "pots", "share", "none"][index % 4]
+    options = {"cosmo": True, "num_deals": 1 + index % 3, "final_round": final_round, "auto_forced": index % 2 == 0}
+    if final_round == "pots":
+        options["final_pots"] = rng.choice([2, 3, 9])
+    seeds = np.array([70_000 + 100 * index + b for b in range(STACKED_TABLES)], dtype=np.uint64)
+    decks = np.array([stacked_deck(n, rng) for _ in range(STACKED_TABLES)], dtype=np.int64)
+    half = STACKED_TABLES // 2
+    played, refs = run_parity(n, options, seeds[:half], policy_seed=index)
+    played += run_parity(n, options, seeds[half:], policy_seed=index, decks=decks[half:])[0]
+    assert played > 0  # Cosmo has few decisions: only the leads (and with auto_forced=False the runs)
+    assert len({(ref.pay_suit, ref.sequence_start) for ref in refs}) > 1  # the board changes from table to table
+
+
 # Seeds whose final poker round (T28, deal number 2) deals a tie for the best five-card hand at each table size,
 # found by scanning seeds 0 … 250,000 (ties are rare: about 1 seed in 10,000); the test checks the tie happens.
 FINAL_TIE_SEEDS = {
@@ -498,7 +530,8 @@ FINAL_TIE_SEEDS = {
 def test_t28_core_matches_reference_final_round_ties(n: int) -> None:
     """T28: parity on episodes whose final poker round ends in a tie (there everybody checks, so all show): the
     layout is split, the remainder going one chip at a time clockwise from the dealer's left."""
-    options = {**random_options(OPTIONS_SEED + 2_000 + n), "num_deals": 2, "final_round": True}
+    options = {**random_options(OPTIONS_SEED + 2_000 + n), "num_deals": 2, "final_round": "poker"}
+    options.pop("final_pots", None)
     seeds = np.array(FINAL_TIE_SEEDS[n], dtype=np.uint64)
     _, refs = run_parity(n, options, seeds, policy_seed=n, passive=lambda ref: 1.0 if ref.deal_number == 2 else 0.5)
     assert all(ref.final_round and len(ref.poker_winners) >= 2 for ref in refs)

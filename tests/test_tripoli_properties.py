@@ -20,6 +20,9 @@ VARIANTS = [
     {"pay_suit": "auction", "sequence_start": 6, "max_bid": 3},
     {"num_deals": 3, "poker_select": "best", "max_raises": 0, "bet_limit": 2},
     {"num_deals": 2, "final_round": False, "auto_forced": False},
+    {"dead_hand": "shown", "paycards": "play", "num_deals": 2, "final_round": "share"},
+    {"cosmo": True, "num_deals": 2, "final_round": "pots", "final_pots": 3},
+    {"cosmo": True, "auto_forced": False, "dead_hand": "shown"},
 ]
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -52,7 +55,7 @@ def test_c10_chips_and_cards_conserved_every_step(n, variant, seed):
 
 def _hidden_from(s, t: int, viewer: int) -> list[tuple[str, int, int]]:
     """(place kind, seat, card) of every card at table t that ``viewer`` has not seen."""
-    seen = int(s.known[t, viewer]) | int(s.played[t]) | int(np.bitwise_or.reduce(s.shown[t]))
+    seen = int(s.known[t, viewer]) | int(s.played[t]) | int(np.bitwise_or.reduce(s.shown[t])) | int(s.dead_shown[t])
     out = []
     for seat in range(s.hands.shape[1]):
         if seat != viewer:

@@ -149,7 +149,8 @@ def test_bot_beats_random_in_a_duplicate_evaluation(game_name: str, name: str) -
     diff = result.group_returns[:, 0] - result.group_returns[:, 1:].mean(axis=1)
     z = diff.mean() / (diff.std(ddof=1) / math.sqrt(len(diff)))
     assert z > 4, f"{name}: {diff.mean():+.3f} per deal over random, z = {z:.1f}"
-    assert result.labels[0] == f"{name}@v1" and result.to_dict()["agents"][0]["label"] == f"{name}@v1"
+    label = f"{name}@v{agents[0].version}"
+    assert result.labels[0] == label and result.to_dict()["agents"][0]["label"] == label
 
 
 # ----- registry, versions, listing ----------------------------------------------------------------------------------
@@ -260,8 +261,9 @@ def play(rank: int, k: int = 1) -> int:
     return TR.PLAY_HAND + 8 * rank + k - 1
 
 
-def swap(hand_card: str, faceup_card: str) -> int:
-    return TR.SWAP + 52 * parse_card(hand_card) + parse_card(faceup_card)
+def swap(hand_place: int, slot: int) -> int:
+    """The swap of hand card #``hand_place`` (1–3, the hand sorted by card id) with face-up slot #``slot`` (1–3)."""
+    return TR.SWAP + 3 * (hand_place - 1) + slot - 1
 
 
 def triolet_choices(legal: list[int], obs: np.ndarray | None = None) -> dict[str, int]:
@@ -283,18 +285,20 @@ def test_triolet_specials_and_pairs_plays() -> None:
 
 
 def test_triolet_swaps() -> None:
-    """Hand 9♥ 4♠ K♠, face up 9♣ A♥ 5♦ and 10♦. The heuristic puts its K face up for the 5 (gain 6 in the L2 value);
-    pairs takes the 9♣ next to its 9♥ for the K (a pair, +20, and a gain of 3); the saver brings the 10 into its
-    hand for the K."""
+    """Hand 9♥ 4♠ K♠ (#1–#3 in card id order), face up 9♣ 5♦ 10♦ (slots #1–#3). The heuristic puts its K face up
+    for the 5 (gain 6 in the L2 value); pairs takes the 9♣ next to its 9♥ for the K (a pair, +20, and a gain of 3);
+    the saver brings the 10 into its hand for the K."""
     obs = np.zeros((1, TO.SIZE), np.float32)
     obs[0, cards("9h 4s Ks")] = 1.0
-    obs[0, TO.SEATS + TO.FACEUP + np.array(cards("9c Ah 5d 10d"))] = 1.0
+    for j, c in enumerate(cards("9c 5d 10d")):
+        obs[0, TO.SEATS + TO.FACEUP + c] = 1.0
+        obs[0, TO.OWN_FACEUP_SLOTS + 52 * j + c] = 1.0
     obs[0, TO.SWAP_PHASE] = 1.0
-    legal = [TR.READY] + [swap(h, f) for h in "9h 4s Ks".split() for f in "9c Ah 5d 10d".split()]
+    legal = [TR.READY] + [swap(i, j) for i in (1, 2, 3) for j in (1, 2, 3)]
     got = triolet_choices(legal, obs)
-    assert got["heuristic"] == swap("Ks", "5d") and got["pairs"] == swap("Ks", "9c")
-    assert got["saver"] == swap("Ks", "10d")
-    legal = [TR.READY, swap("4s", "10d")]
+    assert got["heuristic"] == swap(3, 2) and got["pairs"] == swap(3, 1)
+    assert got["saver"] == swap(3, 3)
+    legal = [TR.READY, swap(2, 3)]  # 4♠ for 10♦
     assert triolet_choices(legal, obs)["heuristic"] == TR.READY and triolet_choices(legal, obs)["saver"] != TR.READY
 
 

@@ -15,6 +15,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import numpy as np
 
+from envs.core import forced
+from envs.core.cards import card_str
 from envs.core.config import ConfigError, make_config
 from envs.core.rng import normalize_seeds
 
@@ -39,6 +41,14 @@ class BatchState:
     """(B,) bool — the rules ended the episode (C13)."""
     truncated: np.ndarray
     """(B,) bool — a step limit cut the episode off (C13)."""
+    forced_count: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0, np.int64), kw_only=True)
+    """(B,) int64 — forced moves made by the last step (or by ``init``) at each table (C8, :mod:`envs.core.forced`)."""
+    forced_seat: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 0), np.int64), kw_only=True)
+    """(B, K) int64 — seat of each forced move, in order (``K`` grows as needed)."""
+    forced_action: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 0), np.int64), kw_only=True)
+    """(B, K) int64 — action id of each forced move."""
+    forced_card: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 0), np.int64), kw_only=True)
+    """(B, K) int64 — the card a forced move played where its action's name does not say it, else -1."""
 
     @property
     def batch_size(self) -> int:
@@ -60,6 +70,10 @@ class BatchState:
 
     def put(self, idx: np.ndarray, other: BatchState) -> None:
         """Overwrite tables ``idx`` of this state with the tables of ``other`` (in order)."""
+        width = max(self.forced_seat.shape[1], other.forced_seat.shape[1])
+        for state in (self, other):
+            if state.forced_seat.shape[1] < width:
+                forced.grow(state, width)
         for f in dataclasses.fields(self):
             getattr(self, f.name)[idx] = getattr(other, f.name)
 
@@ -104,8 +118,12 @@ class BatchedGame(ABC, Generic[S]):
         """Length of the flat observation vector."""
 
     def deck_size_for(self) -> int:
-        """Cards in this table's deck (a stacked deck must be a permutation of ``range(deck_size_for())``)."""
-        return self.deck_size
+        """Cards in this table's deck."""
+        return len(self.deck_ids())
+
+    def deck_ids(self) -> np.ndarray:
+        """The card ids of this table's deck, ascending (C1, C3); a stacked deck is a permutation of them."""
+        return np.arange(self.deck_size)
 
     # ----- the game ----------------------------------------------------------------------------------------------
     def init(
@@ -133,8 +151,10 @@ class BatchedGame(ABC, Generic[S]):
                 raise ValueError(
                     f"{self.name}: a stacked deck must have shape ({batch_size}, {size}), got {decks.shape}"
                 )
-            if not (np.sort(decks, axis=1) == np.arange(size)).all():
-                raise ValueError(f"{self.name}: a stacked deck must hold each card id 0..{size - 1} exactly once")
+            ids = self.deck_ids()
+            if not (np.sort(decks, axis=1) == ids).all():
+                what = f"0..{size - 1}" if (ids == np.arange(size)).all() else f"of this table's {size}-card deck"
+                raise ValueError(f"{self.name}: a stacked deck must hold each card id {what} exactly once")
             decks = decks.astype(np.int16)
         if dealers is not None:
             dealers = np.broadcast_to(np.asarray(dealers), (batch_size,)).astype(np.int64)
@@ -142,7 +162,9 @@ class BatchedGame(ABC, Generic[S]):
                 raise ValueError(
                     f"{self.name}: dealer must be a seat 0..{self.num_players - 1}, got {dealers.tolist()}"
                 )
-        return self._init(seeds_arr, decks, dealers)
+        state = self._init(seeds_arr, decks, dealers)
+        forced.ensure(state)
+        return state
 
     def step(self, state: S, actions: np.ndarray | int, tables: np.ndarray | None = None) -> S:
         """Play one decision at every unfinished table (in place) and return the state.
@@ -174,6 +196,7 @@ class BatchedGame(ABC, Generic[S]):
                 + f"; legal actions: {allowed}"
             )
         state.rewards[idx] = 0.0
+        forced.clear(state, idx)
         if not live.all():
             idx, actions = idx[live], actions[live]
         if idx.size:
@@ -200,6 +223,15 @@ class BatchedGame(ABC, Generic[S]):
     @abstractmethod
     def render_table(self, state: S, table: int, viewer: int | None, unicode: bool = True) -> str:
         """Text picture of one table as seat ``viewer`` may see it (``None``: only public information)."""
+
+    def forced_moves(self, state: S, table: int) -> list[forced.ForcedMove]:
+        """The forced moves (C8) the last step (or ``init``) made at ``table``, in order."""
+        out = []
+        for k in range(int(state.forced_count[table])):
+            action, card = int(state.forced_action[table, k]), int(state.forced_card[table, k])
+            name = self.action_name(action) + (f" ({card_str(card, unicode=True)})" if card >= 0 else "")
+            out.append(forced.ForcedMove(int(state.forced_seat[table, k]), action, name))
+        return out
 
     def action_names(self) -> list[str]:
         """Names of every action id, in order."""

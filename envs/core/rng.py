@@ -17,6 +17,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 STREAM_SHUFFLE = 1
 STREAM_DEALER = 2
 STREAM_EXTRA = 3
+STREAM_BOARD = 4
 
 
 def _mix(x: np.ndarray) -> np.ndarray:

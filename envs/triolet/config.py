@@ -20,6 +20,9 @@ class TrioletConfig:
     """L16: the episode is truncated after this many turns of the play phase. A turn is one move on the pile — a
     play (from hand, face-up or face-down), a pick-up, forced or chosen; playing again after a burn is a new turn.
     Swap-phase decisions (L4) are not turns."""
+    show_failed_facedown: bool = False
+    """L13: a turned face-down card that cannot be played goes into the hand face down, known only to its owner
+    (False, the source), or is shown to every player (True, as some tables play)."""
     auto_forced: bool = True
     """C8: resolve decisions with exactly one legal action inside the step (False asks the agent for them)."""
 

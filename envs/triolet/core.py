@@ -11,8 +11,9 @@ moves, each round vectorised over the tables that have one, until every table wa
 of legal actions and a forced action are found from the planes without building the mask; the mask is written only
 for tables that wait on a decision.
 
-Stacked decks list, in dealing order, indices into :func:`~envs.triolet.rules.deck_cards` (with 6–8 players these are
-the card ids 0..103 themselves); :meth:`TrioletGame.stacked_deck` builds one from card ids. Dealing: seat ``s`` gets
+Stacked decks list card ids in dealing order: a permutation of :func:`~envs.triolet.rules.deck_cards` (the stripped
+deck with 3–5 players, ids 0..103 with two decks, C1/C3); :meth:`TrioletGame.stacked_deck` completes one from the
+cards dealt first. Dealing: seat ``s`` gets
 deck positions ``9s .. 9s+8`` — three face-down cards (slots #1–#3), three face-up cards, three hand cards — and the
 rest is the stock, drawn from its front (L3).
 
@@ -23,7 +24,9 @@ Decisions where the rules are silent (also in the final report of issue 3):
 * Drawing (L10) follows every play that leaves the hand short, before playing again after a burn (L14).
 * A 10 played on an empty pile is legal and burns nothing but itself; the player plays again.
 * Cards that publicly enter a hand are remembered (L17): the pile on a pick-up, the face-up card taken in a swap
-  (L4), the turned face-down card that could not be played (L13). A played card leaves that public record.
+  (L4), and with ``show_failed_facedown`` the turned face-down card that could not be played (L13; by default only
+  its owner sees it). A played card leaves that public record.
+* Swaps (L4) name a position in the hand sorted by card id and a face-up slot (9 actions, at most 9 legal).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import dataclasses
 import numpy as np
 
 from envs.core.cards import CARD_BITS, DECK_SIZE, NUM_RANKS
+from envs.core.forced import report as report_forced
 from envs.core.game import BatchedGame, BatchState
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.triolet import multiset as ms
@@ -124,6 +128,8 @@ class TrioletState(BatchState):
     """(B,) int64 — the face-down card turned by the last face-down move (L13: seen by all), -1 before any."""
     last_burn: np.ndarray
     """(B,) bool — the last move burned the pile."""
+    last_missed: np.ndarray
+    """(B,) bool — the last move turned a face-down card that could not be played (L13: it went into the hand)."""
 
     # ----- copy counts per card (observations, renders, tests) --------------------------------------------------
     @property
@@ -170,25 +176,25 @@ class TrioletGame(BatchedGame[TrioletState]):
     def observation_size(self) -> int:
         return observation.SIZE
 
-    def deck_size_for(self) -> int:
-        """L1: 40, 44, 48 cards for 3, 4, 5 players; 104 (two decks) for 6–8."""
-        return len(self.cards)
+    def deck_ids(self) -> np.ndarray:
+        """L1: the card ids of this table's deck: 40, 44, 48 cards for 3, 4, 5 players; 104 (two decks) for 6–8."""
+        return self.cards
 
     def stacked_deck(self, front: list[int]) -> np.ndarray:
         """A stacked deck for ``init(decks=...)``: the card ids ``front`` first (in dealing order), then the rest of
         the deck in id order. Ids are 0..51 (0..103 with two decks, C3)."""
-        index = {int(c): i for i, c in enumerate(self.cards)}
-        missing = [c for c in front if int(c) not in index]
+        ids = {int(c) for c in self.cards}
+        missing = [c for c in front if int(c) not in ids]
         if missing or len(set(front)) != len(front):
             raise ValueError(f"triolet: cards {missing or front} are not distinct cards of this table's deck")
-        head = [index[int(c)] for c in front]
-        return np.array(head + [i for i in range(len(self.cards)) if i not in set(head)], dtype=np.int16)
+        head = [int(c) for c in front]
+        return np.array(head + [int(c) for c in self.cards if int(c) not in set(head)], dtype=np.int16)
 
     # ----- deal --------------------------------------------------------------------------------------------------
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TrioletState:
         n, b, size = self.num_players, len(seeds), len(self.cards)
-        order = shuffled_decks(seeds, 0, size) if decks is None else decks
-        deck = (self.cards[order] % DECK_SIZE).astype(np.int8)
+        ids = self.cards[shuffled_decks(seeds, 0, size)] if decks is None else decks
+        deck = (ids % DECK_SIZE).astype(np.int8)
         dealer = uniform_ints(seeds, STREAM_DEALER, 0, n) if dealers is None else dealers.astype(np.int64)
         dealt = deck[:, : 3 * HAND_SIZE * n].reshape(b, n, 3, HAND_SIZE)
         hand1, hand2 = np.zeros((b, n), dtype=np.uint64), np.zeros((b, n), dtype=np.uint64)
@@ -226,6 +232,7 @@ class TrioletGame(BatchedGame[TrioletState]):
             last_action=np.full(b, -1, dtype=np.int64),
             last_card=np.full(b, -1, dtype=np.int64),
             last_burn=np.zeros(b, dtype=bool),
+            last_missed=np.zeros(b, dtype=bool),
         )
         self.settle(state, np.arange(b))
         return state
@@ -245,6 +252,7 @@ class TrioletGame(BatchedGame[TrioletState]):
             if not sel.any():
                 return
             idx = idx[sel]
+            report_forced(state, idx, state.current_player[idx], forced[sel])
             self._apply(state, idx, forced[sel])
             forced = self._refresh(state, idx)
 
@@ -259,6 +267,7 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.last_seat[idx] = state.current_player[idx]
         state.last_action[idx] = actions
         state.last_burn[idx] = False
+        state.last_missed[idx] = False
         placed: list[tuple[np.ndarray, ...]] = []  # cards went on the pile: (tables, seats, rank, count, hand empty)
         pick_up: list[np.ndarray] = []  # tables whose player takes the pile
         hand_play = actions < PLAY_FACEUP
@@ -294,19 +303,30 @@ class TrioletGame(BatchedGame[TrioletState]):
 
     # ----- swap phase (L4) ---------------------------------------------------------------------------------------
 
-    def _swap_actions(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
-        """``(k, 9)`` the legal swap action ids of tables ``t`` (-1: none): each hand card with each face-up card."""
+    def _swap_cards(self, state: TrioletState, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(k, 3)`` the distinct hand card identities of the players to act at tables ``t`` in id order (-1: none)
+        and ``(k, 3)`` the position of each one's first copy in the hand sorted by card id (L4 swap actions)."""
         f = self._seats(state, t)
-        rest = state.hand1.reshape(-1)[f]
-        held = []
+        h1, h2 = state.hand1.reshape(-1)[f], state.hand2.reshape(-1)[f]
+        rest, cards, places = h1.copy(), [], []
         for _ in range(HAND_SIZE):  # the hand holds three cards in the swap phase
             low = ms.lowest(rest)
-            held.append(np.where(low != 0, np.bitwise_count(low - np.uint64(1)).astype(np.int64), -1))
+            below = low - np.uint64(1)
+            cards.append(np.where(low != 0, np.bitwise_count(below).astype(np.int64), -1))
+            places.append(np.bitwise_count(h1 & below).astype(np.int64) + np.bitwise_count(h2 & below))
             rest &= ~low
-        h = np.stack(held, axis=1)[:, :, None]
+        return np.stack(cards, axis=1), np.stack(places, axis=1)
+
+    def _swap_actions(self, state: TrioletState, t: np.ndarray) -> np.ndarray:
+        """``(k, 9)`` the legal swap action ids of tables ``t`` (-1: none): each distinct hand card (by the position of
+        its first copy) with each face-up slot holding another card."""
+        f = self._seats(state, t)
+        cards, places = self._swap_cards(state, t)
         up = state.faceup.reshape(-1, HAND_SIZE)[f].astype(np.int64)[:, None, :]
+        h = cards[:, :, None]
         ok = (h >= 0) & (up >= 0) & (h != up) & (state.swaps[t] < MAX_SWAPS)[:, None, None]
-        return np.where(ok, SWAP + DECK_SIZE * h + up, -1).reshape(t.size, HAND_SIZE * HAND_SIZE)
+        ids = SWAP + HAND_SIZE * places[:, :, None] + np.arange(HAND_SIZE)
+        return np.where(ok, ids, -1).reshape(t.size, HAND_SIZE * HAND_SIZE)
 
     def _swap_phase(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> None:
         old = self._swap_actions(state, idx)
@@ -315,9 +335,12 @@ class TrioletGame(BatchedGame[TrioletState]):
         swap = actions >= SWAP
         t, a = idx[swap], actions[swap]
         f = self._seats(state, t)
-        give, take = (a - SWAP) // DECK_SIZE, (a - SWAP) % DECK_SIZE
+        place, slot = (a - SWAP) // HAND_SIZE, (a - SWAP) % HAND_SIZE
+        cards, places = self._swap_cards(state, t)
+        give = cards[np.arange(t.size), np.argmax(places == place[:, None], axis=1)]
         up = state.faceup.reshape(-1, HAND_SIZE)
-        up[f, np.argmax(up[f] == take[:, None], axis=1)] = give
+        take = up[f, slot].astype(np.int64)
+        up[f, slot] = give
         g, k = CARD_BITS[give], CARD_BITS[take]
         # the face-up card was seen going into the hand and the hand card coming out (L17)
         for one, two in ((state.hand1, state.hand2), (state.known1, state.known2)):
@@ -367,8 +390,9 @@ class TrioletGame(BatchedGame[TrioletState]):
         return t, f, rank, count, np.ones(t.size, dtype=bool)
 
     def _play_facedown(self, state: TrioletState, t: np.ndarray, slot: np.ndarray) -> tuple[tuple, np.ndarray]:
-        """L13: turn over a face-down card: played if it can go on the pile, else taken into the hand, whose owner
-        then takes the pile. Returns the placement of the played cards for :meth:`_place` and the other tables."""
+        """L13: turn over a face-down card: played if it can go on the pile, else taken into the hand (shown to all
+        only with ``show_failed_facedown``), whose owner then takes the pile. Returns the placement of the played
+        cards for :meth:`_place` and the other tables."""
         f = self._seats(state, t)
         down = state.facedown.reshape(-1, HAND_SIZE)
         card = down[f, slot].astype(np.int64)
@@ -376,10 +400,12 @@ class TrioletGame(BatchedGame[TrioletState]):
         state.last_card[t] = card
         bit = CARD_BITS[card]
         played = (PLAYABLE_CARDS[state.top[t] + 1] & bit) != 0
+        state.last_missed[t] = ~played
         p = t[played]
         state.pile1[p], state.pile2[p] = ms.add(state.pile1[p], state.pile2[p], bit[played], _U0)
         fm = f[~played]
-        for one, two in ((state.hand1, state.hand2), (state.known1, state.known2)):
+        shown = ((state.hand1, state.hand2), (state.known1, state.known2))
+        for one, two in shown if self.config.show_failed_facedown else shown[:1]:  # L13: private by default
             one, two = one.reshape(-1), two.reshape(-1)
             one[fm], two[fm] = ms.add(one[fm], two[fm], bit[~played], _U0)
         ones = np.ones(p.size, dtype=np.int64)
@@ -534,6 +560,7 @@ class TrioletGame(BatchedGame[TrioletState]):
         return action_name(action)
 
     def render_table(self, state: TrioletState, table: int, viewer: int | None, unicode: bool = True) -> str:
-        return render.render_table(state, table, viewer, unicode, self.num_players)
+        return render.render_table(state, table, viewer, unicode, self.num_players,
+                                   self.config.show_failed_facedown)
 
 

@@ -1,6 +1,6 @@
 """Seat-relative observation of Le triolet (L17): what a seat may know, padded to eight seats.
 
-Index table (``SIZE`` = 1070 float32; "seat block" ``i`` describes the seat ``i`` places to the viewer's left,
+Index table (``SIZE`` = 1226 float32; "seat block" ``i`` describes the seat ``i`` places to the viewer's left,
 ``i = 0`` the viewer; blocks of absent seats are zero; card vectors are copy counts per card identity ``0..51``
 (C1; 0–2 with two decks)):
 
@@ -25,6 +25,8 @@ offset          length  meaning
 1067            1       cards in the stock
 1068            1       swap phase (1) or play (0)
 1069            1       exchanges the player to act has made this swap turn (0–3)
+1070 + 52 j     52      one-hot card in the viewer's own face-up slot j = 0..2 (all zero: empty); the swap actions
+                        name these slots (L4)
 ==============  ======  =========================================================================================
 """
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import DECK_SIZE, NUM_RANKS
+from envs.triolet.rules import HAND_SIZE
 
 MAX_SEATS = 8
 OWN_HAND = 0
@@ -47,7 +50,8 @@ BURNED = PILE_COUNT + 1
 STOCK = BURNED + DECK_SIZE
 SWAP_PHASE = STOCK + 1
 SWAPS = SWAP_PHASE + 1
-SIZE = SWAPS + 1
+OWN_FACEUP_SLOTS = SWAPS + 1
+SIZE = OWN_FACEUP_SLOTS + HAND_SIZE * DECK_SIZE
 
 
 def observe(state, seats: np.ndarray | int, num_players: int) -> np.ndarray:
@@ -81,4 +85,20 @@ def observe(state, seats: np.ndarray | int, num_players: int) -> np.ndarray:
     out[:, STOCK] = state.deck.shape[1] - state.stock_pos
     out[:, SWAP_PHASE] = state.phase == 0
     out[:, SWAPS] = state.swaps
+    own_up = state.faceup[np.arange(b), seats].astype(np.int64)  # (B, 3)
+    r, j = np.nonzero(own_up >= 0)
+    out[r, OWN_FACEUP_SLOTS + DECK_SIZE * j + own_up[r, j]] = 1.0
     return out
+
+
+def swap_cards(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cards each swap action names, read from observations ``(B, SIZE)``: ``(B, 9)`` hand card and ``(B, 9)``
+    face-up card identity of action ``SWAP + 3 i + j`` (hand card ``i`` of the hand sorted by card id, face-up slot
+    ``j``; -1 where the hand or the slot holds no such card)."""
+    b = obs.shape[0]
+    counts = obs[:, OWN_HAND : OWN_HAND + DECK_SIZE].astype(np.int64)
+    ends = np.cumsum(counts, axis=1)  # the hand sorted by id: position i holds the first card with ends > i
+    hand = np.stack([np.where(ends[:, -1] > i, (ends <= i).sum(axis=1), -1) for i in range(HAND_SIZE)], axis=1)
+    slots = obs[:, OWN_FACEUP_SLOTS : OWN_FACEUP_SLOTS + HAND_SIZE * DECK_SIZE].reshape(b, HAND_SIZE, DECK_SIZE)
+    up = np.where(slots.any(axis=2), slots.argmax(axis=2), -1)
+    return np.repeat(hand, HAND_SIZE, axis=1), np.tile(up, (1, HAND_SIZE))

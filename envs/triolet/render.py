@@ -18,8 +18,9 @@ def _slots(cards: np.ndarray, unicode: bool, hidden: bool) -> str:
     return " ".join("--" if c < 0 else ("##" if hidden else card_str(int(c), unicode)) for c in cards)
 
 
-def render_table(state, table: int, viewer: int | None, unicode: bool, num_players: int) -> str:
-    """Multi-line picture: the pile, the burned count, every seat's rows, whose turn it is and the last move."""
+def render_table(state, table: int, viewer: int | None, unicode: bool, num_players: int, show_failed: bool) -> str:
+    """Multi-line picture: the pile, the burned count, every seat's rows, whose turn it is and the last move.
+    ``show_failed``: a turned face-down card that could not be played is shown to all (L13)."""
     t, n = table, num_players
     phase = "swap phase" if state.phase[t] == 0 else "play"
     stock = state.deck.shape[1] - int(state.stock_pos[t])
@@ -32,7 +33,10 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
         mark = ">" if seat == state.current_player[t] else " "
         who = f"seat {seat}" + (" (you)" if seat == viewer else "")
         hand = state.hand[t, seat]
-        if seat == viewer:
+        if seat == viewer and state.phase[t] == 0:  # the swap actions name hand cards #1–#3 in card id order (L4)
+            ids = np.repeat(np.arange(DECK_SIZE), hand)
+            held = " ".join(f"#{i + 1} {card_str(int(c), unicode)}" for i, c in enumerate(ids))
+        elif seat == viewer:
             held = _cards(hand, unicode)
         else:
             known = state.known[t, seat]
@@ -41,7 +45,9 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
                      f"{_slots(state.faceup[t, seat], unicode, False)} | hand {held}")
     if state.last_seat[t] >= 0:
         event = f"Last move: seat {int(state.last_seat[t])}: {action_name(int(state.last_action[t]))}"
-        if PLAY_FACEDOWN <= state.last_action[t] < PICK_UP:
+        if PLAY_FACEDOWN <= state.last_action[t] < PICK_UP and (
+            show_failed or state.last_seat[t] == viewer or not state.last_missed[t]
+        ):  # L13: a card that could not be played is seen by its owner only (unless show_failed_facedown)
             event += f" (turned {card_str(int(state.last_card[t]), unicode)})"
         lines.append(event + (", burning the pile" if state.last_burn[t] else ""))
     if state.terminated[t]:

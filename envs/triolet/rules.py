@@ -35,11 +35,8 @@ HAND_SIZE = 3
 
 
 def deck_cards(num_players: int) -> np.ndarray:
-    """L1: the card ids of a table's deck, ascending (40/44/48 one-deck ids, or 0..103 for two decks, C3).
-
-    A stacked deck (``init(decks=...)``) lists *indices* into this array in dealing order; with two decks the index
-    is the card id itself.
-    """
+    """L1: the card ids of a table's deck, ascending (40/44/48 one-deck ids, or 0..103 for two decks, C3). A stacked
+    deck (``init(decks=...)``) is a permutation of these ids, in dealing order."""
     if num_players >= 6:
         return np.arange(2 * DECK_SIZE, dtype=np.int16)
     out = STRIPPED_RANKS[num_players]
@@ -67,8 +64,9 @@ PICK_UP = PLAY_FACEDOWN + HAND_SIZE  # 185
 READY = PICK_UP + 1  # 186
 """End one's swap phase (L4)."""
 SWAP = READY + 1  # 187
-"""``SWAP + 52 * h + f``: exchange hand card ``h`` with face-up card ``f`` (identities, L4)."""
-NUM_ACTIONS = SWAP + DECK_SIZE * DECK_SIZE  # 2891
+"""``SWAP + 3 * i + j``: exchange hand card ``i`` (0–2, the hand sorted by card id, C1) with the face-up card in
+slot ``j`` (0–2) (L4). Of two equal hand cards (two decks) only the first may be named."""
+NUM_ACTIONS = SWAP + HAND_SIZE * HAND_SIZE  # 196
 PLAY_ACTIONS = READY
 """Actions ``0 .. PLAY_ACTIONS - 1`` are the play-phase moves; the rest belong to the swap phase."""
 
@@ -91,5 +89,5 @@ def action_name(action: int) -> str:
         return "pick up the pile"
     if a == READY:
         return "ready"
-    h, f = divmod(a - SWAP, DECK_SIZE)
-    return f"swap hand {card_str(h, unicode=True)} ↔ face-up {card_str(f, unicode=True)}"
+    i, j = divmod(a - SWAP, HAND_SIZE)
+    return f"swap hand card #{i + 1} ↔ face-up #{j + 1}"

@@ -1,4 +1,4 @@
-"""Tripoli rules over a batch of tables (shared/rules/tripoli.md T1–T29, common.md C1–C13).
+"""Tripoli rules over a batch of tables (shared/rules/tripoli.md T1–T30, common.md C1–C13).
 
 The engine follows the rules file; the points it leaves to an engine are fixed here (and tested):
 
@@ -10,7 +10,13 @@ The engine follows the rules file; the points it leaves to an engine are fixed h
   lowest card has the lowest rank among the allowed cards; a leader without an allowed card passes the lead
   clockwise; if nobody has one the deal ends as in T22.
 - T25: the card that goes out still collects its pay space before the deal ends.
-- T28: the dealer moves left once more for the final poker round.
+- T7: the deal's last auction (its passes, high bid and bidder) stays visible after it ends, until the next deal.
+- T28: the dealer moves left once more for each final poker round (``pots``: one round per pot, the larger pots
+  first); the layout's chips are first gathered on the pot space; a pot with no chip is not played.
+- T30 (Cosmo): the first lead of the episode is asked even when it is the only legal action (a Cosmo deal can
+  otherwise be played out by forced moves alone, and an episode must not be over at reset). The pay suit and the
+  sequence start are drawn from the table's seed at each deal (stream ``STREAM_BOARD``, counters ``2·deal`` and
+  ``2·deal + 1``) and are public from the deal on.
 
 Each step applies one decision per table, then resolves what follows without a decision (ante, deal, pay cards,
 showdown, Michigan runs, passed leads, the next deal) and every forced decision (C8) until each table waits on a
@@ -26,6 +32,7 @@ from typing import ClassVar
 import numpy as np
 
 from envs.core import cards as C
+from envs.core.forced import report as report_forced
 from envs.core.game import BatchedGame
 from envs.core.rng import STREAM_DEALER, uniform_ints
 from envs.tripoli import observation as obs_mod
@@ -47,6 +54,7 @@ from envs.tripoli.state import (
     P_SELECT,
     P_SPARE,
     P_SUIT_AUCTION,
+    SPACE_POT,
     TripoliState,
 )
 
@@ -63,7 +71,6 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
         super().__init__(num_players, **options)
         self.config: TripoliConfig
         self.actions = TripoliActions(self.config.max_bid, self.config.bet_limit)
-        self._seq_rank = self.config.sequence_start - 2  # rank id of the sequence's lowest card (T27)
         self._handlers = {
             P_SPARE: self._act_spare,
             P_AUCTION: self._act_auction,
@@ -100,15 +107,19 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
             phase=z.copy(),
             deal=z.copy(),
             final=np.zeros(b, bool),
+            final_pot=z.copy(),
+            final_left=np.zeros((b, NUM_SPACES), np.int64),
             dealer=(dealers.copy() if dealers is not None else uniform_ints(seeds, STREAM_DEALER, 0, n)),
             balance=zn.copy(),
             layout=np.zeros((b, NUM_SPACES), np.int64),
             hands=np.zeros((b, n), np.uint64),
             spare=np.zeros(b, np.uint64),
             dead=np.zeros(b, np.uint64),
+            dead_shown=np.zeros(b, np.uint64),
             played=np.zeros(b, np.uint64),
             known=np.zeros((b, n), np.uint64),
             pay_suit=z + C.HEARTS,
+            seq_rank=z + self.config.sequence_start - 2,
             swapped=np.zeros(b, bool),
             auctioned=np.zeros(b, bool),
             high_bid=z.copy(),
@@ -162,31 +173,66 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
                 return
             mask = s.legal_action_mask[pending]
             forced = mask.sum(axis=1) == 1
+            if self.config.cosmo:  # T30: the episode's first lead is always asked, so no episode ends at reset
+                forced &= ~((s.phase[pending] == P_LEAD) & (s.deal[pending] == 0) & (s.played[pending] == 0))
             if not forced.any():
                 return
             pending = pending[forced]
-            self._apply(s, pending, mask[forced].argmax(axis=1))
+            actions = mask[forced].argmax(axis=1)
+            p = s.current_player[pending]
+            lead = s.phase[pending] == P_LEAD  # a forced lead plays the lowest card of its suit: name it
+            suit_cards = s.hands[pending, p] & C.SUIT_MASKS[np.clip(actions - self.actions.lead, 0, 3)]
+            report_forced(s, pending, p, actions, np.where(lead, C.lowest_card(suit_cards), -1))
+            self._apply(s, pending, actions)
 
     # ================================================================== episode (T28)
     def _end_deal(self, s: TripoliState, idx: np.ndarray) -> None:
+        """After a deal or a final poker round: the next deal, the settlement of the layout (T28), or the end."""
         if idx.size == 0:
             return
-        cfg, n = self.config, self.num_players
-        more = (s.deal[idx] + 1 < cfg.num_deals) & ~s.final[idx]
-        final = (~more) & ~s.final[idx] & (cfg.num_deals > 1) & cfg.final_round
-        over = ~(more | final)
+        cfg = self.config
+        regular = ~s.final[idx]
+        more = regular & (s.deal[idx] + 1 < cfg.num_deals)
         nxt = idx[more]
         s.deal[nxt] += 1
-        s.dealer[nxt] = (s.dealer[nxt] + 1) % n
-        if nxt.size:
-            self._start_deal(s, nxt)
-        fin = idx[final]
-        if fin.size:
-            self._start_final(s, fin)
-        done = idx[over]
-        s.phase[done] = P_DONE
-        s.current_player[done] = -1
-        s.terminated[done] = True
+        s.dealer[nxt] = (s.dealer[nxt] + 1) % self.num_players
+        self._start_deal(s, nxt)
+        last = idx[regular & ~more]  # the episode's last deal has just ended
+        if cfg.num_deals > 1 and cfg.final_round == "share":
+            self._share_layout(s, last)
+        elif cfg.num_deals > 1 and cfg.final_round in ("poker", "pots"):
+            self._divide_layout(s, last)
+        ended = idx[~more]
+        pots_left = s.final_left[ended, 0] > 0
+        self._start_final(s, ended[pots_left])
+        over = ended[~pots_left]
+        s.phase[over] = P_DONE
+        s.current_player[over] = -1
+        s.terminated[over] = True
+
+    def _divide_layout(self, s: TripoliState, idx: np.ndarray) -> None:
+        """T28 ``poker`` / ``pots``: every chip of the layout is gathered on the pot space and divided into the pots
+        of the final poker rounds (one with ``poker``, ``final_pots`` with ``pots``), as equal as possible, the
+        larger first. A pot with no chip is not played (decision: with ``poker`` too, there is nothing to win)."""
+        if idx.size == 0:
+            return
+        total = s.layout[idx].sum(axis=1)
+        s.layout[idx] = 0
+        s.layout[idx, SPACE_POT] = total
+        k = self.config.final_pots if self.config.final_round == "pots" else 1
+        s.final_left[idx] = 0
+        s.final_left[idx, :k] = total[:, None] // k + (np.arange(k) < total[:, None] % k)
+
+    def _share_layout(self, s: TripoliState, idx: np.ndarray) -> None:
+        """T28 ``share``: the layout's chips are shared equally among the players; a remainder that does not divide
+        stays on the layout (gathered on the pot space) and belongs to nobody."""
+        if idx.size == 0:
+            return
+        total = s.layout[idx].sum(axis=1)
+        each = total // self.num_players
+        s.balance[idx] += each[:, None]
+        s.layout[idx] = 0
+        s.layout[idx, SPACE_POT] = total - each * self.num_players
 
     # ================================================================== legal masks
     def _compute_masks(self, s: TripoliState, idx: np.ndarray) -> None:

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from envs.core import cards as C
 from envs.core.poker import best_five
-from envs.core.rng import shuffled_decks
+from envs.core.rng import STREAM_BOARD, shuffled_decks, uniform_ints
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
 from envs.tripoli.config import TripoliConfig
 from envs.tripoli.seats import first_after
@@ -41,6 +43,8 @@ class DealStage:
     num_players: int
     config: TripoliConfig
     actions: TripoliActions
+    _start_betting: Callable[[TripoliState, np.ndarray], None]  # PokerStage
+    _start_michigan: Callable[[TripoliState, np.ndarray], None]  # MichiganStage
 
     # ================================================================== deal
     def _start_deal(self, s: TripoliState, idx: np.ndarray) -> None:
@@ -63,12 +67,17 @@ class DealStage:
         np.put_along_axis(h, seats, hands[:, :n], axis=1)
         s.hands[idx] = h
         s.spare[idx] = hands[:, n]
-        for name in ("dead", "played"):
+        for name in ("dead", "dead_shown", "played"):
             getattr(s, name)[idx] = U0
         s.known[idx] = U0
         s.selected[idx] = U0
         s.shown[idx] = U0
-        s.pay_suit[idx] = C.HEARTS
+        self._clear_auction(s, idx)
+        if self.config.cosmo:  # T30: the board's windows are drawn for each deal, known to all
+            s.pay_suit[idx] = uniform_ints(s.seeds[idx], STREAM_BOARD, 2 * s.deal[idx], 4)
+            s.seq_rank[idx] = uniform_ints(s.seeds[idx], STREAM_BOARD, 2 * s.deal[idx] + 1, 11)
+        else:
+            s.pay_suit[idx] = C.HEARTS
         s.swapped[idx] = False
         s.auctioned[idx] = False
         s.poker_winner[idx] = -1
@@ -80,7 +89,7 @@ class DealStage:
         s.folded[idx] = False
         s.round_bet[idx] = 0
         s.high_bet[idx] = 0
-        if self.config.spare_hand == "none":
+        if not self.config.spare_phase:
             self._after_spare(s, idx)
         else:
             s.phase[idx] = P_SPARE
@@ -103,14 +112,19 @@ class DealStage:
         if keep.size:
             self._after_spare(s, keep)
 
+    @staticmethod
+    def _clear_auction(s: TripoliState, idx: np.ndarray) -> None:
+        """A new deal has had no auction yet: no passes, no high bid (T7; the observation's auction fields)."""
+        s.high_bid[idx] = 0
+        s.high_bidder[idx] = -1
+        s.passed[idx] = False
+
     def _start_auction(self, s: TripoliState, idx: np.ndarray, phase: int) -> None:
         """T7 (spare hand: the dealer does not bid, bidding starts left of the dealer) or T26 (the dealer starts)."""
         if idx.size == 0:
             return
         s.phase[idx] = phase
-        s.high_bid[idx] = 0
-        s.high_bidder[idx] = -1
-        s.passed[idx] = False
+        self._clear_auction(s, idx)
         d = s.dealer[idx]
         if phase == P_AUCTION:
             s.passed[idx, d] = True
@@ -146,6 +160,8 @@ class DealStage:
             s.hands[won, w] = s.spare[won]
             s.spare[won] = U0
             s.dead[won] |= old
+            if self.config.dead_hand == "shown":  # T7: discarded face up, seen by every player
+                s.dead_shown[won] |= old
             s.known[won, w] |= old
             s.auctioned[won] = True
             self._after_spare(s, won)
@@ -159,7 +175,9 @@ class DealStage:
     def _after_spare(self, s: TripoliState, idx: np.ndarray) -> None:
         if idx.size == 0:
             return
-        if self.config.pay_suit == "auction":
+        if self.config.cosmo:  # T30: no poker stage; the player left of the dealer leads
+            self._start_michigan(s, idx)
+        elif self.config.pay_suit == "auction":
             self._start_auction(s, idx, P_SUIT_AUCTION)
         else:
             self._start_poker(s, idx)
@@ -202,8 +220,9 @@ class DealStage:
         held = (hands[:, :, None] & HEART_PAY_MASKS) == HEART_PAY_MASKS  # (k, n, 6): at most one holder per space
         s.balance[idx] += (held * s.layout[idx, None, :SPACE_SEQUENCE]).sum(axis=2)
         s.layout[idx, :SPACE_SEQUENCE] *= ~held.any(axis=1)
-        seq = np.array([C.mask_of([13 * st + self._seq_rank + i for i in range(3)]) for st in range(4)], np.uint64)
-        qualifies = ((hands[:, :, None] & seq) == seq).any(axis=2)
+        low = (np.arange(4) * 13 + s.seq_rank[idx, None]).astype(np.uint64)  # (k, 4) lowest card of each suit's run
+        seq = np.uint64(7) << low
+        qualifies = ((hands[:, :, None] & seq[:, None, :]) == seq[:, None, :]).any(axis=2)
         q = qualifies.sum(axis=1)
         share = np.where(q > 0, s.layout[idx, SPACE_SEQUENCE] // np.maximum(q, 1), 0)
         s.balance[idx] += qualifies * share[:, None]

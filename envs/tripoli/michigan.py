@@ -3,9 +3,12 @@ cards won in play. A mixin of :class:`TripoliGame`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from envs.core import cards as C
+from envs.core.forced import report as report_forced
 from envs.tripoli.actions import TripoliActions
 from envs.tripoli.config import TripoliConfig
 from envs.tripoli.seats import first_after, holder
@@ -17,6 +20,7 @@ from envs.tripoli.state import (
     RANK_KING,
     SPACE_KITTY,
     SPACE_KQ,
+    SPACE_POT,
     SPACE_SEQUENCE,
     SUIT_IS_RED,
     TripoliState,
@@ -29,12 +33,13 @@ class MichiganStage:
     num_players: int
     config: TripoliConfig
     actions: TripoliActions
+    _end_deal: Callable[[TripoliState, np.ndarray], None]  # TripoliGame
 
     # ================================================================== Michigan (T18–T25)
     def _start_michigan(self, s: TripoliState, idx: np.ndarray) -> None:
         if idx.size == 0:
             return
-        leader = self.config.michigan_leader
+        leader = "left_of_dealer" if self.config.cosmo else self.config.michigan_leader  # T19, T30
         d = s.dealer[idx]
         first = {"poker_winner": s.poker_winner[idx], "dealer": d, "left_of_dealer": (d + 1) % self.num_players}
         s.phase[idx] = P_LEAD
@@ -47,7 +52,7 @@ class MichiganStage:
         low_rank = np.where(held, C.lowest_card(in_suit) % 13, 99)
         run = s.run_suit[idx]
         first = run < 0
-        if self.config.lead_colours == "alternate":
+        if self.config.alternate_leads:
             want_red = np.where(first, False, ~SUIT_IS_RED[np.maximum(run, 0)])
             allowed = held & (SUIT_IS_RED[None, None, :] == want_red[:, None, None])
             low = np.where(allowed, low_rank, 99)
@@ -110,6 +115,12 @@ class MichiganStage:
         out = out_card < 99
         run = np.where(out, ((C.ONE << (out_card - first + 1).astype(np.uint64)) - C.ONE) << first_u, run)
         held = hands & run[:, None]
+        if self.config.auto_forced:  # C8: every card after the first is a forced "continue run" of its holder
+            for k in range(1, int(C.popcount(run).max(initial=0))):
+                card = first + k
+                more = ((run >> np.minimum(card, 63).astype(np.uint64)) & C.ONE) == 1
+                more &= card < 52
+                report_forced(s, idx[more], holder(held[more], card[more]), self.actions.continue_run, card[more])
         s.hands[idx] = hands & ~run[:, None]
         s.played_by[idx] |= held
         s.played[idx] |= run
@@ -147,7 +158,7 @@ class MichiganStage:
         owner = np.where(((by & kq[:, None]) == kq[:, None]).any(axis=1), holder(by, king), -1)
         won &= owner >= 0
         self._take_space(s, idx[won], owner[won], SPACE_KQ)
-        top = s.run_suit[idx] * 13 + self._seq_rank + 2
+        top = s.run_suit[idx] * 13 + s.seq_rank[idx] + 2
         seq = (C.ONE << (top - 2).astype(np.uint64)) * np.uint64(7)
         won = ((run >> top.astype(np.uint64)) & C.ONE == 1) & (top - 2 >= start)
         owner = np.where(((by & seq[:, None]) == seq[:, None]).any(axis=1), holder(by, top), -1)
@@ -160,12 +171,16 @@ class MichiganStage:
         s.layout[idx, space] = 0
 
     def _go_out(self, s: TripoliState, idx: np.ndarray, p: np.ndarray) -> None:
-        """T23: the player out takes the kitty and 1 chip per card left in every other hand."""
+        """T23: the player out takes the kitty and 1 chip per card left in every other hand (T30 Cosmo: the pot
+        space goes with the kitty)."""
         if idx.size == 0:
             return
         left = C.popcount(s.hands[idx])
         s.balance[idx] -= left
         s.balance[idx, p] += left.sum(axis=1) + s.layout[idx, SPACE_KITTY]
         s.layout[idx, SPACE_KITTY] = 0
+        if self.config.cosmo:
+            s.balance[idx, p] += s.layout[idx, SPACE_POT]
+            s.layout[idx, SPACE_POT] = 0
         self._end_deal(s, idx)
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from envs.tripoli.core import TripoliGame
 
 MAX_SEATS = 9
-CARD_BLOCKS = ("hand", "selected", "known_elsewhere", "played", "last_card")
+CARD_BLOCKS = ("hand", "selected", "known_elsewhere", "played", "last_card", "dead_shown")
 """Blocks of 52 card bits about the viewer and the table."""
 SEAT_CARD_BLOCKS = ("shown", "played_by")
 """Blocks of 9 × 52 card bits, one row of 52 per relative seat."""
@@ -26,7 +26,8 @@ SEAT_NUMBER_BLOCKS = ("balance", "round_bet", "folded", "cards_in_hand", "seat_p
 """Blocks of 9 numbers, one per relative seat."""
 SEAT_ONE_HOT_BLOCKS = ("dealer", "current_player", "high_bidder", "poker_winner")
 """Blocks of 9: a one-hot of a seat, relative to the viewer (all zeros for none)."""
-SCALARS = ("high_bid", "high_bet", "raises", "to_call", "deal", "num_deals", "swapped", "final_round")
+SCALARS = ("high_bid", "high_bet", "raises", "to_call", "deal", "num_deals", "swapped", "final_round",
+           "final_pot", "final_pots_left", "sequence_start")
 """Single numbers, in this order."""
 
 BLOCKS = (
@@ -55,7 +56,8 @@ def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarra
     own = s.hands[rows, viewer]
     last_bit = np.where(s.last_card >= 0, C.ONE << np.maximum(s.last_card, 0).astype(np.uint64), C.ZERO)
     card_masks = np.stack(
-        [own, s.selected[rows, viewer], s.known[rows, viewer] & ~own & ~s.played, s.played, last_bit], axis=1
+        [own, s.selected[rows, viewer], s.known[rows, viewer] & ~own & ~s.played, s.played, last_bit, s.dead_shown],
+        axis=1,
     )
     lo = OFFSETS[CARD_BLOCKS[0]][0]
     obs[:, lo : lo + 52 * len(CARD_BLOCKS)] = C.mask_to_bits(card_masks).reshape(b, -1)
@@ -91,7 +93,8 @@ def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarra
     to_call = np.where(s.phase == P_BET, s.high_bet - s.round_bet[rows, viewer], 0)
     lo, hi = OFFSETS["scalars"]
     obs[:, lo:hi] = np.stack(
-        [s.high_bid, s.high_bet, s.raises, to_call, s.deal, np.full(b, game.config.num_deals), s.swapped, s.final],
+        [s.high_bid, s.high_bet, s.raises, to_call, s.deal, np.full(b, game.config.num_deals), s.swapped, s.final,
+         s.final_pot, (s.final_left > 0).sum(axis=1), s.seq_rank + 2],
         axis=1,
     )
     return obs

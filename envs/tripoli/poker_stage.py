@@ -3,6 +3,8 @@ A mixin of :class:`TripoliGame`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from envs.core import cards as C
@@ -25,6 +27,10 @@ class PokerStage:
     num_players: int
     config: TripoliConfig
     actions: TripoliActions
+    _opener: Callable[[TripoliState, np.ndarray], np.ndarray]  # DealStage
+    _clear_auction: Callable[[TripoliState, np.ndarray], None]  # DealStage
+    _start_michigan: Callable[[TripoliState, np.ndarray], None]  # MichiganStage
+    _end_deal: Callable[[TripoliState, np.ndarray], None]  # TripoliGame
 
     # ================================================================== betting (T14–T17, T28)
     def _start_betting(self, s: TripoliState, idx: np.ndarray) -> None:
@@ -82,7 +88,8 @@ class PokerStage:
         wins_in_order = np.take_along_axis(winners, order, axis=1)
         s.poker_winner[idx] = order[np.arange(idx.size), wins_in_order.argmax(axis=1)]  # T17
         final = s.final[idx]
-        total = np.where(final, s.layout[idx].sum(axis=1), s.layout[idx, SPACE_POT])
+        # T28: a final round is for its pot and the bets of the round (the other pots wait on the pot space)
+        total = np.where(final, s.final_pot[idx] + s.round_bet[idx].sum(axis=1), s.layout[idx, SPACE_POT])
         share = total // w
         s.balance[idx] += winners * share[:, None]
         # T28: the final round's remainder goes one chip at a time to the tied winners from the dealer's left;
@@ -91,18 +98,22 @@ class PokerStage:
         extra = np.zeros_like(winners)
         np.put_along_axis(extra, order, wins_in_order & (np.cumsum(wins_in_order, axis=1) <= rest[:, None]), axis=1)
         s.balance[idx] += extra
-        s.layout[idx, SPACE_POT] -= np.where(final, 0, share * w)
-        s.layout[idx[final]] = 0
+        s.layout[idx, SPACE_POT] -= np.where(final, total, share * w)
+        s.final_pot[idx[final]] = 0
         self._end_deal(s, idx[final])
         self._start_michigan(s, idx[~final])
 
     def _start_final(self, s: TripoliState, idx: np.ndarray) -> None:
-        """T28 final poker round: no ante, fresh deck, five cards each, no spare, no selection."""
+        """T28 final poker round for the next pot of ``final_left``: no ante, fresh deck (the deck of deal number
+        ``num_deals + k`` for the k-th final round), five cards each, no spare, no selection."""
         if idx.size == 0:
             return
         n = self.num_players
         s.final[idx] = True
-        s.deal[idx] = self.config.num_deals
+        s.final_pot[idx] = s.final_left[idx, 0]
+        s.final_left[idx, :-1] = s.final_left[idx, 1:]
+        s.final_left[idx, -1] = 0
+        s.deal[idx] += 1
         s.dealer[idx] = (s.dealer[idx] + 1) % n
         deck = shuffled_decks(s.seeds[idx], s.deal[idx], 52)[:, : 5 * n].astype(np.uint64)
         bits = (C.ONE << deck).reshape(idx.size, 5, n)
@@ -112,8 +123,9 @@ class PokerStage:
         np.put_along_axis(h, seats, hands, axis=1)
         s.hands[idx] = h
         s.selected[idx] = h
-        for name in ("spare", "dead", "played"):
+        for name in ("spare", "dead", "dead_shown", "played"):
             getattr(s, name)[idx] = U0
+        self._clear_auction(s, idx)
         s.known[idx] = U0
         s.shown[idx] = U0
         s.played_by[idx] = U0

@@ -46,7 +46,11 @@ class TripoliState(BatchState):
     deal: np.ndarray
     """(B,) int64 — number of the current deal (0-based; the final round of T28 is deal ``num_deals``)."""
     final: np.ndarray
-    """(B,) bool — the final poker round of T28 is being played."""
+    """(B,) bool — a final poker round of T28 is being played."""
+    final_pot: np.ndarray
+    """(B,) int64 — chips the final poker round being played is for, bets aside (T28; 0 otherwise)."""
+    final_left: np.ndarray
+    """(B, 9) int64 — the pots still to play after this final round, largest first (T28 ``pots``; zeros)."""
     dealer: np.ndarray
     """(B,) int64 — dealer seat of the current deal."""
     balance: np.ndarray
@@ -59,22 +63,27 @@ class TripoliState(BatchState):
     """(B,) uint64 — the spare hand (out of play, T9)."""
     dead: np.ndarray
     """(B,) uint64 — dead hands (an auction winner's old hand, T7)."""
+    dead_shown: np.ndarray
+    """(B,) uint64 — the dead cards discarded face up (T7 ``dead_hand='shown'``; public)."""
     played: np.ndarray
     """(B,) uint64 — cards played in the Michigan stage (public, T24)."""
     known: np.ndarray
     """(B, n) uint64 — cards a seat has held this deal that went out of its hand unseen by others (T7)."""
     pay_suit: np.ndarray
-    """(B,) int64 — suit of the pay cards this deal (T26; hearts otherwise)."""
+    """(B,) int64 — suit of the pay cards this deal (T26, T30; hearts otherwise)."""
+    seq_rank: np.ndarray
+    """(B,) int64 — rank id of the lowest card of the sequence space this deal (T27; drawn each deal in T30)."""
     swapped: np.ndarray
     """(B,) bool — the dealer swapped with the spare hand this deal (public)."""
     auctioned: np.ndarray
     """(B,) bool — the spare hand has been auctioned this deal (with or without a bid)."""
     high_bid: np.ndarray
-    """(B,) int64 — highest bid of the running auction (0: none)."""
+    """(B,) int64 — highest bid of the deal's last auction, running or over (0: no bid; cleared each deal)."""
     high_bidder: np.ndarray
-    """(B,) int64 — seat of the highest bid (-1: none)."""
+    """(B,) int64 — seat of that highest bid (-1: none; cleared each deal)."""
     passed: np.ndarray
-    """(B, n) bool — seats out of the running auction (the dealer in a spare-hand auction)."""
+    """(B, n) bool — seats out of the deal's last auction, running or over (the dealer in a spare-hand auction;
+    cleared each deal)."""
     selected: np.ndarray
     """(B, n) uint64 — each seat's poker hand, as selected so far (private)."""
     folded: np.ndarray

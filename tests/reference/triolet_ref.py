@@ -10,7 +10,12 @@ the public interface both must follow (the action table of ``envs/triolet_v0.py`
     182 + j             turn over face-down slot j
     185                 pick up the pile
     186                 ready
-    187 + 52 h + f      swap hand card h with face-up card f (identities % 52)
+    187 + 3 i + j       swap hand card i (the hand sorted by card identity) with the face-up card of slot j
+
+It also keeps what every player knows of each hand (L17): the cards that entered it publicly (a pick-up, the face-up
+card taken in a swap, with ``show_failed_facedown`` a turned face-down card that could not be played), less the
+cards played from it. Of several cards of one rank played from a hand, the lowest identities go first (the engine's
+choice, shared with the core: it decides which known cards leave the record).
 """
 
 from __future__ import annotations
@@ -40,14 +45,16 @@ class TrioletRef:
     face-down, three face-up and three hand cards (L3), the rest is the stock."""
 
     def __init__(self, num_players: int, deck: list[int], dealer: int, faceup_sets: bool = False,
-                 max_turns: int = 1000) -> None:
+                 max_turns: int = 1000, show_failed_facedown: bool = False) -> None:
         self.n = num_players
         self.faceup_sets = faceup_sets
+        self.show_failed_facedown = show_failed_facedown
         self.max_turns = max_turns
         self.facedown = [list(deck[9 * s : 9 * s + 3]) for s in range(self.n)]
         self.faceup = [list(deck[9 * s + 3 : 9 * s + 6]) for s in range(self.n)]
         self.hand = [list(deck[9 * s + 6 : 9 * s + 9]) for s in range(self.n)]
         self.stock = list(deck[9 * self.n :])
+        self.known: list[Counter] = [Counter() for _ in range(self.n)]  # identities known to be in each hand
         self.pile: list[int] = []
         self.burned: list[int] = []
         self.first = (dealer - 1) % self.n  # L5
@@ -59,6 +66,7 @@ class TrioletRef:
         self.terminated = False
         self.truncated = False
         self.rewards = [0.0] * self.n
+        self.forced: list[tuple[int, int]] = []  # C8: (seat, action) of the last step's forced moves
         self._resolve_forced()
 
     # ----- what may be done ------------------------------------------------------------------------------------
@@ -69,10 +77,13 @@ class TrioletRef:
         if self.swapping:
             moves = {READY}
             if self.swaps_made < 3:  # L4
-                for h in self.hand[me]:
-                    for f in self.faceup[me]:
-                        if f is not None and h % 52 != f % 52:
-                            moves.add(187 + 52 * (h % 52) + f % 52)
+                ordered = sorted(c % 52 for c in self.hand[me])
+                for i, h in enumerate(ordered):
+                    if i > 0 and ordered[i - 1] == h:
+                        continue  # the same card again: only its first place is named
+                    for j, f in enumerate(self.faceup[me]):
+                        if f is not None and h != f % 52:
+                            moves.add(187 + 3 * i + j)
             return moves
         moves = set()
         if self.hand[me]:  # L6
@@ -94,6 +105,7 @@ class TrioletRef:
         """Play ``action`` and every forced move after it; returns each seat's reward for the step."""
         assert action in self.legal(), (action, sorted(self.legal()))
         self.rewards = [0.0] * self.n
+        self.forced = []
         self._do(action)
         self._resolve_forced()
         return self.rewards
@@ -103,7 +115,9 @@ class TrioletRef:
             moves = self.legal()
             if len(moves) != 1:
                 return
-            self._do(moves.pop())
+            move = moves.pop()
+            self.forced.append((self.current, move))
+            self._do(move)
 
     def _do(self, action: int) -> None:
         me = self.current
@@ -115,19 +129,22 @@ class TrioletRef:
                 if self.ready_count == self.n:
                     self.swapping = False
             else:
-                h, f = divmod(action - 187, 52)
-                card_h = next(c for c in self.hand[me] if c % 52 == h)
-                slot = next(j for j, c in enumerate(self.faceup[me]) if c is not None and c % 52 == f)
+                i, slot = divmod(action - 187, 3)
+                card_h = sorted(self.hand[me], key=lambda c: c % 52)[i]
+                taken = self.faceup[me][slot]
                 self.hand[me].remove(card_h)
-                self.hand[me].append(self.faceup[me][slot])
+                self.hand[me].append(taken)
                 self.faceup[me][slot] = card_h
+                self.known[me][card_h % 52] = max(self.known[me][card_h % 52] - 1, 0)
+                self.known[me][taken % 52] += 1  # seen going from the face-up row into the hand (L17)
                 self.swaps_made += 1
             return
         if action < 104:
             r, extra = divmod(action, 8)
-            played = [c for c in self.hand[me] if rank(c) == r][: extra + 1]
+            played = sorted((c for c in self.hand[me] if rank(c) == r), key=lambda c: c % 52)[: extra + 1]
             for c in played:
                 self.hand[me].remove(c)
+                self.known[me][c % 52] = max(self.known[me][c % 52] - 1, 0)
             self._put_on_pile(played)
         elif action < 156:
             slot = next(j for j, c in enumerate(self.faceup[me]) if c is not None and c % 52 == action - 104)
@@ -147,8 +164,10 @@ class TrioletRef:
             self.facedown[me][action - 182] = None
             if beats(rank(card), self.pile):
                 self._put_on_pile([card])
-            else:  # L13
+            else:  # L13: into the hand, seen by all only with show_failed_facedown
                 self.hand[me].append(card)
+                if self.show_failed_facedown:
+                    self.known[me][card % 52] += 1
                 self._pick_up()
         else:
             self._pick_up()
@@ -158,6 +177,7 @@ class TrioletRef:
 
     def _pick_up(self) -> None:
         self.hand[self.current].extend(self.pile)  # L11
+        self.known[self.current].update(c % 52 for c in self.pile)  # L17: everybody saw the pile go
         self.pile = []
         self.current = (self.current - 1) % self.n
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.poker import best_five, mask_rank
-from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
+from envs.core.rng import STREAM_BOARD, STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
 from envs.tripoli.config import TripoliConfig
 
@@ -97,7 +97,11 @@ class TripoliReference:
         self.phase = ""
         self.current_player = -1
         self.deal_number = 0
+        self.in_final_rounds = False
+        self.final_pots: list[int] = []  # T28: pots still to play, largest first
+        self.final_pot = 0
         self.dealer = self._draw_first_dealer() if dealer is None else int(dealer)  # C5
+        self.forced: list[tuple[int, int, int]] = []  # C8: (seat, action, card or -1) of the last step's forced moves
         self._start_deal()
         self._play_forced_moves()
         self.init_rewards = [float(b) for b in self.balances]  # balances started at 0
@@ -106,6 +110,13 @@ class TripoliReference:
     def _draw_first_dealer(self) -> int:
         """C5: the first dealer is drawn from the table's generator."""
         return int(uniform_ints(np.array([self.seed], dtype=np.uint64), STREAM_DEALER, 0, self.n)[0])
+
+    def _draw_board(self) -> tuple[int, int]:
+        """T30 Cosmo: the pay suit (any of the four) and the sequence start (face value 2 to 12) of this deal."""
+        seeds = np.array([self.seed], dtype=np.uint64)
+        suit_drawn = int(uniform_ints(seeds, STREAM_BOARD, 2 * self.deal_number, 4)[0])
+        start = 2 + int(uniform_ints(seeds, STREAM_BOARD, 2 * self.deal_number + 1, 11)[0])
+        return suit_drawn, start
 
     def _deck(self, deal_number: int) -> list[int]:
         """The cards of deal ``deal_number`` in dealing order: the stacked deck for the first deal if one was given."""
@@ -167,6 +178,7 @@ class TripoliReference:
                 f"action {action} is not legal for seat {self.current_player} in phase {self.phase}; legal: {legal}"
             )
         before = list(self.balances)
+        self.forced = []
         self._apply(action)
         self._play_forced_moves()
         return [float(after - b) for after, b in zip(self.balances, before, strict=True)]
@@ -182,18 +194,32 @@ class TripoliReference:
             legal = self.legal_actions()
             if len(legal) != 1:
                 return
+            if self.config.cosmo and self.phase == "lead" and self.deal_number == 0 and not self.played:
+                return  # T30: the episode's first lead is asked (no episode is over at reset)
+            self.forced.append((self.current_player, legal[0], self._card_of(legal[0])))
             self._apply(legal[0])
+
+    def _card_of(self, action: int) -> int:
+        """The card a lead or a run move plays (named in the report of forced moves, C8); -1 for other moves."""
+        if self.phase == "lead":
+            return min(c for c in self.hands[self.current_player] if suit(c) == action - self.actions.lead)
+        if self.phase == "run":
+            return self.run[-1][1] + 1
+        return -1
 
     # ================================================================ deal: T4, T5 ===============================
     def _start_deal(self) -> None:
         """One deal of the episode: ante, deal, then the spare-hand phase."""
         self._ante()
         self._deal_cards()
-        self.pay_suit = HEARTS
+        if self.config.cosmo:  # T30: the board's windows change every deal
+            self.pay_suit, self.sequence_start = self._draw_board()
+        else:
+            self.pay_suit, self.sequence_start = HEARTS, self.config.sequence_start
         self.played: set[int] = set()
         self.swapped = False
         self.auctioned = False
-        if self.config.spare_hand == "none":  # T8
+        if self.config.spare_hand == "none" or self.config.cosmo:  # T8, T30: no spare-hand phase
             self._after_spare_phase()
         else:
             self._ask("spare", self.dealer)
@@ -215,6 +241,7 @@ class TripoliReference:
             self.hands[self._seat(1 + j)] = hands[j]
         self.spare: set[int] = hands[self.n]
         self.dead: set[int] = set()
+        self.dead_shown: set[int] = set()  # T7 dead_hand='shown': dead cards every player has seen
 
     # ================================================================ the spare hand: T6–T8 =====================
     def _legal_spare(self) -> list[int]:
@@ -297,12 +324,16 @@ class TripoliReference:
             return
         self._pay_player(winner, self.dealer, self.high_bid)
         self.dead |= self.hands[winner]
+        if self.config.dead_hand == "shown":  # T7: the old hand is discarded face up
+            self.dead_shown |= self.hands[winner]
         self.hands[winner] = self.spare
         self.spare = set()
         self._after_spare_phase()
 
     def _after_spare_phase(self) -> None:
-        if self.config.pay_suit == "auction":  # T26
+        if self.config.cosmo:  # T30: only the Michigan stage
+            self._start_michigan()
+        elif self.config.pay_suit == "auction":  # T26
             self._start_auction("pay_suit")
         else:
             self._after_pay_suit()
@@ -346,7 +377,7 @@ class TripoliReference:
 
     def _holds_sequence(self, hand: set[int]) -> bool:
         """T10/T27: the hand holds ranks sequence_start, +1, +2 of one suit."""
-        low = self.config.sequence_start - 2  # face value 8 is rank id 6
+        low = self.sequence_start - 2  # face value 8 is rank id 6
         return any(all(s * 13 + low + k in hand for k in range(3)) for s in range(4))
 
     # ================================================================ stage 2: poker T12–T17 ====================
@@ -476,18 +507,21 @@ class TripoliReference:
         self.first_lead = True
         self.last_run_suit: int | None = None
         self.run: list[tuple[int, int]] = []  # (seat, card) of the current run
-        leader = {
-            "poker_winner": self.poker_winner,
-            "dealer": self.dealer,
-            "left_of_dealer": self._seat(1),
-        }[self.config.michigan_leader]
+        if self.config.cosmo:  # T30: there is no poker winner; the player left of the dealer leads
+            leader = self._seat(1)
+        else:
+            leader = {
+                "poker_winner": self.poker_winner,
+                "dealer": self.dealer,
+                "left_of_dealer": self._seat(1),
+            }[self.config.michigan_leader]
         self._offer_lead(leader)
 
     def lead_suits(self, p: int) -> list[int]:
         """T20/T22: the suits seat ``p`` may lead now."""
         hand = self.hands[p]
         held = sorted({suit(c) for c in hand})
-        if self.config.lead_colours == "alternate":
+        if self.config.lead_colours == "alternate" or self.config.cosmo:  # T20, T30
             if self.first_lead:
                 allowed = BLACK_SUITS  # the leader's lowest black card
             else:  # the colour opposite to the run just ended
@@ -560,13 +594,16 @@ class TripoliReference:
         queen = self.pay_suit * 13 + QUEEN
         if card == queen + 1 and len(self.run) >= 2 and self.run[-2] == (p, queen):
             self._take_space(p, KING_QUEEN_SPACE)
-        low = self.config.sequence_start - 2
+        low = self.sequence_start - 2
         if rank(card) == low + 2 and len(self.run) >= 3 and self.run[-3:] == [(p, card - 2), (p, card - 1), (p, card)]:
             self._take_space(p, SEQUENCE_SPACE)
 
     def _go_out(self, p: int) -> None:
-        """T23: the player who went out takes the kitty and 1 chip per card left in every other hand."""
+        """T23: the player who went out takes the kitty and 1 chip per card left in every other hand; T30 Cosmo:
+        the pot space too."""
         self._take_space(p, KITTY)
+        if self.config.cosmo:
+            self._take_space(p, POT)
         for q in range(self.n):
             if q != p:
                 self._pay_player(q, p, len(self.hands[q]))
@@ -574,16 +611,42 @@ class TripoliReference:
 
     # ================================================================ episodes: T28 ==============================
     def _end_deal(self) -> None:
-        if self.deal_number + 1 < self.config.num_deals:  # the dealer moves left, the next deal starts
+        """After a deal: the next deal; after the last, the settlement of the layout (T28); after a final round,
+        the next final round or the end."""
+        cfg = self.config
+        if self.in_final_rounds:
+            self._next_final_round()
+        elif self.deal_number + 1 < cfg.num_deals:  # the dealer moves left, the next deal starts
             self.deal_number += 1
             self.dealer = (self.dealer + 1) % self.n
             self._start_deal()
-        elif self.config.num_deals > 1 and self.config.final_round:
-            self.deal_number = self.config.num_deals
-            self.dealer = (self.dealer + 1) % self.n
-            self._start_final_round()
-        else:
+        elif cfg.num_deals == 1 or cfg.final_round == "none":
             self._terminate()
+        elif cfg.final_round == "share":  # T28: equal shares, the remainder stays on the layout
+            total = sum(self.layout)
+            self.layout = [0] * NUM_SPACES
+            self.layout[POT] = total % self.n
+            for p in range(self.n):
+                self.balances[p] += total // self.n
+            self._terminate()
+        else:  # T28 poker / pots: the layout gathered on the pot space, divided into pots, the larger first
+            total = sum(self.layout)
+            self.layout = [0] * NUM_SPACES
+            self.layout[POT] = total
+            k = cfg.final_pots if cfg.final_round == "pots" else 1
+            pots = [total // k + (1 if i < total % k else 0) for i in range(k)]
+            self.final_pots = [pot for pot in pots if pot > 0]  # a pot with no chip is not played
+            self.in_final_rounds = True
+            self._next_final_round()
+
+    def _next_final_round(self) -> None:
+        if not self.final_pots:
+            self._terminate()
+            return
+        self.final_pot = self.final_pots.pop(0)
+        self.deal_number += 1
+        self.dealer = (self.dealer + 1) % self.n
+        self._start_final_round()
 
     def _start_final_round(self) -> None:
         """T28: no ante, a fresh deck, five cards each from the dealer's left, no spare, no selection."""
@@ -591,21 +654,21 @@ class TripoliReference:
         self.hands = [set() for _ in range(self.n)]
         for i in range(5 * self.n):
             self.hands[self._seat(1 + i % self.n)].add(deck[i])
-        self.spare, self.dead, self.played = set(), set(), set()
+        self.spare, self.dead, self.dead_shown, self.played = set(), set(), set(), set()
         self.selected = [set(h) for h in self.hands]
         self._start_betting(final=True)
 
     def _final_round_paid(self, winners: list[int]) -> None:
-        """T28: the winner takes every chip on the layout; tied winners share, the remainder one chip at a time
-        clockwise from the dealer's left."""
-        total = sum(self.layout)
-        for space in range(NUM_SPACES):
-            self.layout[space] = 0
+        """T28: the winner takes the round's pot and its bets; tied winners share, the remainder one chip at a
+        time clockwise from the dealer's left."""
+        total = self.final_pot + sum(self.round_bets)
+        self.layout[POT] -= total
         order = sorted(winners, key=lambda w: (w - self.dealer - 1) % self.n)
         share, rest = divmod(total, len(order))
         for k, w in enumerate(order):
             self.balances[w] += share + (1 if k < rest else 0)
-        self._terminate()
+        self.final_pot = 0
+        self._end_deal()
 
     def _terminate(self) -> None:
         self.terminated = True

@@ -1,0 +1,70 @@
+"""The forced moves a step made (common.md C8), kept in the batched state so that every face can show them.
+
+A decision point with exactly one legal action is resolved by the engine inside ``step`` (or ``init``); each such
+move is reported in order, per table, in four arrays of the state: ``forced_count[b]`` moves, the ``k``-th made by
+seat ``forced_seat[b, k]`` with action ``forced_action[b, k]``; ``forced_card[b, k]`` is the card the move put on
+the table where the action's name does not say it (a Tripoli "continue run" plays the next card of the run), else
+-1. The arrays grow (doubling their second axis) when a step makes more moves than they hold.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from envs.core.game import BatchState
+
+INITIAL_CAPACITY = 16
+FIELDS = ("forced_seat", "forced_action", "forced_card")
+
+
+class ForcedMove(NamedTuple):
+    """One forced move: who made it, its action id, its readable name (with the card played, where the name of
+    the action alone does not say it)."""
+
+    seat: int
+    action: int
+    name: str
+
+
+def ensure(state: BatchState) -> None:
+    """Allocate the report arrays of a freshly built state (no forced move reported yet)."""
+    b = state.batch_size
+    if state.forced_count.shape != (b,):
+        state.forced_count = np.zeros(b, np.int64)
+        for name in FIELDS:
+            setattr(state, name, np.full((b, INITIAL_CAPACITY), -1, np.int64))
+
+
+def clear(state: BatchState, idx: np.ndarray) -> None:
+    """Tables ``idx`` start a new step: nothing reported yet."""
+    ensure(state)
+    state.forced_count[idx] = 0
+
+
+def report(state: BatchState, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray | int,
+           cards: np.ndarray | int = -1) -> None:
+    """Append one forced move to each table of ``idx`` (distinct tables): ``seats[i]`` played ``actions[i]``."""
+    if idx.size == 0:
+        return
+    ensure(state)
+    pos = state.forced_count[idx]
+    need = int(pos.max()) + 1
+    capacity = state.forced_seat.shape[1]
+    if need > capacity:
+        grow(state, max(need, 2 * capacity))
+    state.forced_seat[idx, pos] = seats
+    state.forced_action[idx, pos] = actions
+    state.forced_card[idx, pos] = cards
+    state.forced_count[idx] = pos + 1
+
+
+def grow(state: BatchState, capacity: int) -> None:
+    """Widen the report arrays to hold ``capacity`` moves per table."""
+    for name in FIELDS:
+        old = getattr(state, name)
+        new = np.full((old.shape[0], capacity), -1, np.int64)
+        new[:, : old.shape[1]] = old
+        setattr(state, name, new)
