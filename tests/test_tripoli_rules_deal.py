@@ -220,9 +220,9 @@ def test_c13_episode_end_and_finished_table_is_noop():
     assert t.done and t.player == -1 and not t.state.legal_action_mask.any()
     before = t.state.copy()
     t.game.step(t.state, 0)
-    assert (t.state.rewards == 0).all()
+    assert (t.state.rewards == 0).all() and t.state.forced_count[0] == 0  # this step did nothing (C8, C11)
     assert all(np.array_equal(getattr(before, f), getattr(t.state, f)) for f in before.__dataclass_fields__
-               if f != "rewards")
+               if f not in ("rewards", "forced_count"))
     e = make_env(num_players=3)
     e.reset(seed=4)
     rng = np.random.default_rng(4)
