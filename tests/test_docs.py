@@ -4,7 +4,7 @@ and worked examples are checked against the code.
 - Every pointer written `` `path.py: Symbol.attr` `` (or `` `path.py` ``) names an existing file and a symbol defined
   there (a function, class or assignment at module level; then a method, property or field of that class).
 - Every relative link of docs/*.md leads to an existing file.
-- docs/<game>.md defines its rule ids (``- **T1 …**``) once each, in order, without gaps; every rule id that the
+- docs/<game>.md defines its rule ids (a list item opening with the bold id) once each, in order, without gaps; every rule id that the
   code cites (envs/, agents/, training/) is defined in docs/.
 - The options table of each game lists every field of the game's config class with its default.
 - docs/agents.md shows docs/my_agent.py verbatim, and that agent plays through ``cardgym eval``.
@@ -34,7 +34,7 @@ PAGES = sorted(DOCS.glob("*.md"))
 RULE_PAGES = {"tripoli.md": "T", "triolet.md": "L", "flipflop.md": "F", "common.md": "C"}
 """Page → the prefix of the rule ids it defines."""
 LEAST_RULES = {"T": 30, "L": 17, "F": 28, "C": 13}
-"""The rules as of version 1 have at least these ids (T1–T30, …); a page that stops short lost some."""
+"""The rules as of version 1 have at least this many ids per prefix; a page that stops short lost some."""
 POINTER = re.compile(r"`((?:envs|agents|training|tests|benchmarks|docs)/[\w/]+\.py)(?:: ([\w.]+))?`")
 POINTER_START = re.compile(r"`(?:envs|agents|training|tests|benchmarks|docs)/")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -192,13 +192,13 @@ def test_agents_page_pettingzoo_loop_runs(monkeypatch):
 
 # ----- worked examples ---------------------------------------------------------------------------------------------
 def card_id(name: str) -> int:
-    """``"10♦"`` / ``"K♠"`` → the C1 card id."""
+    """``"10♦"`` / ``"K♠"`` → the card id (common.md)."""
     rank, suit = name[:-1], name[-1]
     return SUIT_SYMBOLS.index(suit) * 13 + RANK_LETTERS.index("T" if rank == "10" else rank)
 
 
 def stacked(hands: list[str], n_hands: int) -> np.ndarray:
-    """A deck dealt one card at a time to ``n_hands`` hands in order (Tripoli T5, Flip Flop F5), then the rest."""
+    """A deck dealt one card at a time to ``n_hands`` hands in order (as Tripoli and Flip Flop deal), then the rest."""
     deck: dict[int, int] = {}
     for k, hand in enumerate(hands):
         for i, card in enumerate(hand.split()):
@@ -279,6 +279,6 @@ def test_triolet_worked_example():
     assert state.stock_pos[0] == state.deck.shape[1] and state.pile[0].sum() == 0
 
 
-def test_card_names_of_the_examples_are_c1_cards():
+def test_card_names_of_the_examples():
     assert card_id("2♣") == 0 and card_id("A♠") == 51 and card_id("10♦") == 13 + 8
     assert SUIT_LETTERS == "cdhs"
