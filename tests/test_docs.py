@@ -3,9 +3,9 @@ and worked examples are checked against the code.
 
 - Every pointer written `` `path.py: Symbol.attr` `` (or `` `path.py` ``) names an existing file and a symbol defined
   there (a function, class or assignment at module level; then a method, property or field of that class).
-- Every relative link of docs/*.md leads to an existing file.
-- docs/<game>.md defines its rule ids (a list item opening with the bold id) once each, in order, without gaps; every rule id that the
-  code cites (envs/, agents/, training/) is defined in docs/.
+- Every relative link of docs/*.md leads to an existing file (and heading).
+- docs/<game>.md defines its rule ids (a list item opening with the bold id) once each, in order, without gaps;
+  every rule id that the code cites (envs/, agents/, training/) is defined in docs/.
 - The options table of each game lists every field of the game's config class with its default.
 - docs/agents.md shows docs/my_agent.py verbatim, and that agent plays through ``cardgym eval``.
 - The worked examples of docs/tripoli.md and docs/flipflop.md play out in the engine as the text says.
@@ -104,13 +104,22 @@ def test_pointer_names_an_existing_symbol(page: str, path: str, symbol: str | No
         assert rest[0] in table[head], f"{page}: `{path}: {symbol}`: class {head} defines no {rest[0]}"
 
 
-def test_relative_links_lead_to_files():
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives the headings of a markdown page (lower case, punctuation dropped, spaces → -)."""
+    headings = re.findall(r"^#+ (.+)$", page.read_text(encoding="utf-8"), re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def test_relative_links_lead_to_files_and_headings():
     for page in PAGES:
         for target in LINK.findall(page.read_text(encoding="utf-8")):
-            if target.startswith(("http://", "https://", "mailto:", "#")):
+            if target.startswith(("http://", "https://", "mailto:")):
                 continue
-            path = (DOCS / target.split("#")[0]).resolve()
+            file, _, anchor = target.partition("#")
+            path = (DOCS / file).resolve() if file else page
             assert path.exists(), f"{page.name}: link ({target}) leads nowhere"
+            if anchor:
+                assert anchor in anchors(path), f"{page.name}: link ({target}): no such heading in {path.name}"
 
 
 def test_the_pointer_check_can_fail():
