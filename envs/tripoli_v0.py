@@ -9,7 +9,7 @@ Rewards (C11, T29): each seat's chip-balance change at every step, forced moves 
 with the first step's rewards. ``reset(seed, options={"deck": [52 card ids in dealing order], "dealer": seat})``
 stacks the first deal.
 
-Observation ``obs["observation"]``: float32, 1,320 numbers, relative to the observing seat ("rel. seat" ``j`` is
+Observation ``obs["observation"]``: float32, 1,375 numbers, relative to the observing seat ("rel. seat" ``j`` is
 seat ``(me + j) % n``: 0 is me, then clockwise), per-seat blocks padded to 9 seats with zeros.
 
 ===========  =====  ==================================================================================
@@ -21,25 +21,28 @@ index        size   content
                     an auction, T7), not yet played
 156–207      52     cards played in the Michigan stage (T24)
 208–259      52     one-hot of the last card played
-260–727      9×52   cards shown at the showdown, by rel. seat (T16)
-728–1195     9×52   cards played in the Michigan stage, by rel. seat
-1196–1204    9      chips on the layout: A, K, Q, J, 10 of the pay suit, K-Q, sequence, kitty, pot (T2)
-1205–1213    9      chip balance by rel. seat
-1214–1222    9      chips bet this poker round by rel. seat
-1223–1231    9      folded, by rel. seat
-1232–1240    9      cards in hand, by rel. seat
-1241–1249    9      seat present (1 for the n seats of the table)
-1250–1258    9      out of the running auction, by rel. seat
-1259–1267    9      one-hot rel. seat of the dealer
-1268–1276    9      one-hot rel. seat of the player to act (all zero when the episode is over)
-1277–1285    9      one-hot rel. seat of the high bidder of the running or last auction
-1286–1294    9      one-hot rel. seat of this deal's poker winner (T17)
-1295–1298    4      one-hot pay suit ♣ ♦ ♥ ♠ (T26)
-1299–1302    4      one-hot suit of the current or last Michigan run
-1303–1311    9      one-hot phase: spare hand, auction, pay-suit auction, name pay suit, poker selection,
+260–311      52     dead cards discarded face up (T7 ``dead_hand="shown"``)
+312–779      9×52   cards shown at the showdown, by rel. seat (T16)
+780–1247     9×52   cards played in the Michigan stage, by rel. seat
+1248–1256    9      chips on the layout: A, K, Q, J, 10 of the pay suit, K-Q, sequence, kitty, pot (T2)
+1257–1265    9      chip balance by rel. seat
+1266–1274    9      chips bet this poker round by rel. seat
+1275–1283    9      folded, by rel. seat
+1284–1292    9      cards in hand, by rel. seat
+1293–1301    9      seat present (1 for the n seats of the table)
+1302–1310    9      out of the deal's last auction (running or over), by rel. seat; cleared each deal
+1311–1319    9      one-hot rel. seat of the dealer
+1320–1328    9      one-hot rel. seat of the player to act (all zero when the episode is over)
+1329–1337    9      one-hot rel. seat of the high bidder of the deal's last auction
+1338–1346    9      one-hot rel. seat of this deal's poker winner (T17)
+1347–1350    4      one-hot pay suit ♣ ♦ ♥ ♠ (T26; drawn each deal in Cosmo, T30)
+1351–1354    4      one-hot suit of the current or last Michigan run
+1355–1363    9      one-hot phase: spare hand, auction, pay-suit auction, name pay suit, poker selection,
                     betting, Michigan lead, Michigan run, over
-1312–1319    8      high bid, highest total bet, raises made, chips I must add to call, deal number
-                    (0-based), deals in the episode, the dealer swapped (0/1), final round (0/1)
+1364–1374    11     high bid of the deal's last auction, highest total bet, raises made, chips I must add
+                    to call, deal number (0-based), deals in the episode, the dealer swapped (0/1), final
+                    round (0/1), chips of the final round being played (T28), final pots still to play,
+                    sequence start (face value, T27; drawn each deal in Cosmo, T30)
 ===========  =====  ==================================================================================
 
 ``obs["action_mask"]``: int8, 1 for the legal actions of the seat to act (all zeros for the others).
