@@ -16,7 +16,7 @@ import pytest
 from agents.ppo import model_metadata
 from envs.aec import CardGymEnv
 from envs.registry import make_game
-from training import cmd_eval, cmd_play
+from training import cmd_eval, cmd_play, cmd_random
 from training.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,6 +173,38 @@ def test_a_model_file_without_a_policy_is_one_line(command: str, tmp_path, capsy
             "play": ["play", "tripoli", "--opponents", f"ppo:{model}"]}[command]
     line = refused(argv, capsys)
     assert line.startswith(f"cardgym {command}: error: ") and "meta_only.zip" in line, line
+
+
+# ----- what main() turns into one line, and what it leaves alone ------------------------------------------------
+def raising(error: BaseException):
+    def make_game(*args, **kwargs):
+        raise error
+    return make_game
+
+
+def test_errors_of_the_project_are_one_line_and_bugs_keep_their_traceback(capsys, monkeypatch) -> None:
+    from agents.ppo import ModelFileError
+    from envs.core.config import ConfigError
+    from envs.gamelog import LogError
+
+    for error in (ConfigError("a\nb"), ModelFileError("m.zip: not a model"), LogError("g.jsonl, line 3: bad")):
+        monkeypatch.setattr(cmd_random, "make_game", raising(error))
+        line = refused(["random"], capsys)
+        assert line == f"cardgym random: error: {' '.join(str(error).splitlines())}"
+    monkeypatch.setattr(cmd_random, "make_game", raising(FileNotFoundError(2, "No such file or directory", "x.zip")))
+    assert refused(["random"], capsys) == "cardgym random: error: x.zip: No such file or directory"
+    # A plain ValueError (numpy's, or an unchecked argument deep inside) is a bug: it is not hidden.
+    for bug in (ValueError("operands could not be broadcast together"), KeyError("seat"), OSError("no file named")):
+        monkeypatch.setattr(cmd_random, "make_game", raising(bug))
+        with pytest.raises(type(bug)):
+            main(["random"])
+
+
+def test_ctrl_c_is_one_line_and_status_130(capsys, monkeypatch) -> None:
+    monkeypatch.setattr(cmd_random, "make_game", raising(KeyboardInterrupt()))
+    with pytest.raises(SystemExit) as exc:
+        main(["random"])
+    assert exc.value.code == 130 and capsys.readouterr().err.strip() == "cardgym random: interrupted"
 
 
 # ----- outputs are checked before the work ------------------------------------------------------------------------

@@ -218,6 +218,7 @@ def test_cli_eval_baseline_prints_and_saves_the_advantage(tmp_path, capsys) -> N
     assert saved["mean"] == pytest.approx(base.mean[0]) and saved["agent"] == "random"
     assert (f"advantage of heuristic over random in the same seats of the same deals: {mean:+.3f} ± {half:.3f} "
             "stakes / episode") in out
+    assert f"baseline: random in the place of heuristic makes {base.mean[0]:+.3f} ± {base.ci95[0]:.3f} stakes" in out
     # A deterministic agent against itself as the baseline: the same deals played the same way, exactly 0 ± 0.
     main(common + ["--agents", "heuristic", "heuristic", "heuristic", "--baseline", "heuristic"])
     assert "over heuristic in the same seats of the same deals: +0.000 ± 0.000" in capsys.readouterr().out

@@ -5,7 +5,7 @@
 
 ``--baseline SPEC`` plays the same duplicate deals a second time with SPEC in place of the first agent and prints
 the first agent's advantage: its mean result per episode minus the baseline's in the same seats of the same deals,
-with its 95% interval (paired over the deal groups, far narrower than the two intervals apart).
+with its 95% interval, paired over the deal groups (both sides of the difference were dealt the same cards).
 
 The results go to OUT/eval_<game>_<n>p_<agents>[_<option>-<value>…].json and .png (--no-save: none). The files are
 checked before the tournament starts: an existing one is kept (the command stops at once) unless --force.
@@ -64,9 +64,10 @@ def run(args: argparse.Namespace) -> None:
         base = evaluate(game, [baseline] + agents[1:], deals=args.deals, seed=args.seed, batch_size=args.batch_size,
                         names=[args.baseline] + args.agents[1:])
         mean, half = advantage(result, base)
+        print(f"baseline: {args.baseline} in the place of {args.agents[0]} makes {base.mean[0]:+.3f} ± "
+              f"{base.ci95[0]:.3f} {result.unit} / episode")
         print(f"advantage of {args.agents[0]} over {args.baseline} in the same seats of the same deals: "
-              f"{mean:+.3f} ± {half:.3f} {result.unit} / episode ({args.baseline} alone: {base.mean[0]:+.3f} ± "
-              f"{base.ci95[0]:.3f}; 95% intervals over {result.groups:,} deal groups)")
+              f"{mean:+.3f} ± {half:.3f} {result.unit} / episode (95% interval, paired over the deal groups)")
         report["baseline"] = {"agent": args.baseline, "mean": float(base.mean[0]), "ci95": float(base.ci95[0]),
                               "advantage": mean, "advantage_ci95": half}
     if outputs:
