@@ -12,8 +12,7 @@ import numpy as np
 
 from envs.core.game import sample_legal
 from envs.registry import GAME_CLASSES, make_game
-from training.cli_args import integer, positive_int, seed_int
-from training.cmd_eval import parse_options
+from training.cli_args import integer, parse_options, positive_int, seed_int
 
 
 def run(args: argparse.Namespace) -> None:
