@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import os
 import subprocess
 import sys
@@ -12,11 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents.ppo import model_metadata
 from envs.aec import CardGymEnv
 from envs.registry import make_game
-from training import cmd_eval, cmd_play, cmd_random
+from training import cli_args, cmd_eval, cmd_play, cmd_random
 from training.cli import COMMANDS, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -173,6 +177,29 @@ def test_a_model_file_without_a_policy_is_one_line(command: str, tmp_path, capsy
             "play": ["play", "tripoli", "--opponents", f"ppo:{model}"]}[command]
     line = refused(argv, capsys)
     assert line.startswith(f"cardgym {command}: error: ") and "meta_only.zip" in line, line
+
+
+NUMBER_TYPES = [
+    (cli_args.integer, lambda v: True),
+    (cli_args.positive_int, lambda v: v >= 1),
+    (cli_args.non_negative_int, lambda v: v >= 0),
+    (cli_args.seed_int, lambda v: 0 <= v < 2**64),
+    (cli_args.seed32_int, lambda v: 0 <= v < 2**32),
+    (cli_args.non_negative_float, lambda v: math.isfinite(v) and v >= 0),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(), st.integers().map(str), st.floats().map(str),
+                 st.sampled_from(["²", "①", "1e999", "-0", "0x10", "1_000", " 7 ", "9" * 5000, "nan", "-inf"])))
+def test_number_arguments_give_a_value_in_range_or_their_own_one_line_refusal(text: str) -> None:
+    for kind, in_range in NUMBER_TYPES:
+        try:
+            value = kind(text)
+        except argparse.ArgumentTypeError as e:
+            assert str(e).startswith("must be ") and str(e).endswith(f"got {text!r}") and "\n" not in str(e)
+        else:
+            assert in_range(value), (kind.__name__, text, value)
 
 
 # ----- what main() turns into one line, and what it leaves alone ------------------------------------------------

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from envs.gamelog import read_log, replay
 from training.cli import main as cli_main
@@ -142,6 +144,17 @@ def test_only_ascii_numbers_in_range_choose_an_option(text):
     assert isinstance(hint, str) and "is not one of your options" in hint and "1 to 3" in hint
     assert "\n" not in hint
     assert parse_choice(" 3 ", legal, names) == 11 and parse_choice("03", legal, names) == 11
+
+
+@given(st.text())
+def test_any_typed_text_is_a_legal_action_or_a_one_line_hint(text):
+    legal = [3, 5, 8, 13]
+    names = ["select 10♦", "select Q♠", "bid 1", "pass"]
+    choice = parse_choice(text, legal, names)
+    if isinstance(choice, int):
+        assert choice in legal
+    else:  # what was typed is quoted with its control characters escaped: the hint stays one line
+        assert len(choice.splitlines()) == 1 and "type a number from 1 to 4" in choice
 
 
 def test_play_unicode_digits_are_asked_again_and_ctrl_d_leaves(tmp_path):

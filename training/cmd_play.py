@@ -74,7 +74,7 @@ def parse_choice(text: str, legal: list[int], names: list[str]) -> int | str:
     matches = [a for a, name in zip(legal, names, strict=True) if normalise(name) == wanted]
     if len(matches) == 1:
         return matches[0]
-    return f"'{text}' is not one of your options: {hint}."
+    return f"{text!r} is not one of your options: {hint}."
 
 
 class TerminalGame:
