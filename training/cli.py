@@ -66,9 +66,10 @@ def user_error(error: BaseException) -> str | None:
 
 
 def _run(argv: list[str] | None) -> None:
-    args = build_parser().parse_args(argv)
-    prog = f"cardgym {args.command}"
+    prog = "cardgym"
     try:
+        args = build_parser().parse_args(argv)
+        prog = f"cardgym {args.command}"
         args.func(args)
     except KeyboardInterrupt:
         print(f"\n{prog}: interrupted", file=sys.stderr)
