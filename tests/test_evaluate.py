@@ -14,7 +14,7 @@ import pytest
 from agents.registry import make_agent
 from envs.registry import make_game
 from training.cli import main
-from training.evaluate import evaluate, group_seeds, play_tables
+from training.evaluate import EvalResult, advantage, evaluate, group_seeds, play_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,6 +102,26 @@ def test_evaluate_refuses_bad_arguments(kwargs: dict, message: str) -> None:
         evaluate(game, agents_for(game, "random"))
 
 
+def tournament(group_returns: list[list[float]], seed: int = 0) -> EvalResult:
+    returns = np.asarray(group_returns, dtype=float)
+    return EvalResult(game="tripoli", num_players=returns.shape[1], options={}, agents=["a", "b"], seed=seed,
+                      batch_size=8, group_returns=returns, group_wins=np.zeros_like(returns), decisions=0, seconds=0.0)
+
+
+def test_advantage_is_the_paired_difference_over_deal_groups() -> None:
+    # The first agent makes 3, 5, 7 in three deal groups where the baseline made 2, 3, 4: differences 1, 2, 3, mean 2,
+    # sample sd 1, half-width 1.96 / sqrt(3). Apart, the two intervals would be 1.96 * 2 / sqrt(3) and 1.96 / sqrt(3).
+    result, baseline = tournament([[3, 0], [5, 1], [7, 2]]), tournament([[2, 0], [3, 1], [4, 2]])
+    mean, half = advantage(result, baseline)
+    assert mean == pytest.approx(2.0) and half == pytest.approx(1.959963984540054 / np.sqrt(3))
+    assert advantage(result, baseline, agent=1) == (0.0, 0.0)
+    assert advantage(tournament([[1, 0]]), tournament([[0, 0]]))[1] == np.inf  # one group: no interval
+    with pytest.raises(ValueError, match="same game, rules, seed and deals"):
+        advantage(result, tournament([[2, 0], [3, 1], [4, 2]], seed=1))
+    with pytest.raises(ValueError, match="same game, rules, seed and deals"):
+        advantage(result, tournament([[2, 0], [3, 1]]))
+
+
 # ----- the command line ------------------------------------------------------------------------------------------
 def test_cli_eval_writes_table_json_and_plot(tmp_path, capsys) -> None:
     main(["eval", "--game", "tripoli", "--players", "3", "--agents", "heuristic", "random", "random",
@@ -134,7 +154,7 @@ def fake_model(path: Path, game: str) -> Path:
         (["--agents", "random", "random", "random", "--option", "colour=red"], "unknown option(s) colour"),
         (["--agents", "random", "random", "random", "--option", "max_raises=many"], "takes an integer"),
         (["--agents", "random", "random", "random", "--option", "oops"], "key=value"),
-        (["--agents", "random", "random", "random", "--deals", "0"], "deals must be a positive integer"),
+        (["--agents", "random", "random", "random", "--deals", "0"], "--deals: must be a positive integer"),
         (["--players", "12", "--agents", "random"], "num_players=12 is not allowed"),
         (["--agents", "ppo:{flipflop_model}", "random", "random"], "trained for 'flipflop', not 'tripoli'"),
     ],
@@ -180,3 +200,25 @@ def test_an_illegal_agent_is_named() -> None:
     game = make_game("tripoli", num_players=3)
     with pytest.raises(ValueError, match="agent 'stubborn' chose the illegal action"):
         evaluate(game, [Stubborn()] * 3, deals=3)
+
+
+def test_cli_eval_baseline_prints_and_saves_the_advantage(tmp_path, capsys) -> None:
+    common = ["eval", "--game", "flipflop", "--players", "3", "--deals", "90", "--seed", "3", "--no-plot",
+              "--out", str(tmp_path)]
+    main(common + ["--agents", "heuristic", "random", "random", "--baseline", "random"])
+    out = capsys.readouterr().out
+    data = json.loads((tmp_path / "eval_flipflop_3p_heuristic-random-random.json").read_text())
+    # The same numbers from the library: the tournament, and the one with the baseline in the first agent's place.
+    game = make_game("flipflop", num_players=3)
+    result = evaluate(game, agents_for(game, "heuristic", "random", "random"), deals=90, seed=3)
+    base = evaluate(game, agents_for(game, "random", "random", "random"), deals=90, seed=3)
+    mean, half = advantage(result, base)
+    saved = data["baseline"]
+    assert saved["advantage"] == pytest.approx(mean) and saved["advantage_ci95"] == pytest.approx(half)
+    assert saved["mean"] == pytest.approx(base.mean[0]) and saved["agent"] == "random"
+    assert (f"advantage of heuristic over random in the same seats of the same deals: {mean:+.3f} ± {half:.3f} "
+            "stakes / episode") in out
+    assert f"baseline: random in the place of heuristic makes {base.mean[0]:+.3f} ± {base.ci95[0]:.3f} stakes" in out
+    # A deterministic agent against itself as the baseline: the same deals played the same way, exactly 0 ± 0.
+    main(common + ["--agents", "heuristic", "heuristic", "heuristic", "--baseline", "heuristic"])
+    assert "over heuristic in the same seats of the same deals: +0.000 ± 0.000" in capsys.readouterr().out

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from envs.gamelog import read_log, replay
 from training.cli import main as cli_main
@@ -27,10 +29,15 @@ def ascii_name(name: str) -> str:
     return re.sub(r"\b10([cdhs])", r"T\1", name).upper()
 
 
+EOF = "<Ctrl-D>"
+INTERRUPT = "<Ctrl-C>"
+"""Scripted answers that are keys rather than text: the end of the input and an interrupt."""
+
+
 def drive(args: list[str], answers: list[str] | None = None, by_name: bool = False) -> tuple[int, str, list[int]]:
-    """Run ``cardgym play ARGS``; at each prompt type the next scripted answer, then the first legal option (its
-    number, or with ``by_name`` its name typed in ASCII). Returns the exit status, the whole output and the number
-    of options shown at each prompt."""
+    """Run ``cardgym play ARGS``; at each prompt type the next scripted answer (or press Ctrl-D / Ctrl-C for
+    :data:`EOF` / :data:`INTERRUPT`), then the first legal option (its number, or with ``by_name`` its name typed in
+    ASCII). Returns the exit status, the whole output and the number of options shown at each prompt."""
     assert CARDGYM.exists(), f"{CARDGYM} not installed (pip install -e .)"
     child = pexpect.spawn(str(CARDGYM), ["play", *args], cwd=str(ROOT), encoding="utf-8", timeout=60,
                           dimensions=(50, 200))
@@ -41,7 +48,13 @@ def drive(args: list[str], answers: list[str] | None = None, by_name: bool = Fal
     while child.expect([PROMPT, pexpect.EOF]) == 0:
         shown.append(int(child.match.group(1)))
         if answers:
-            child.sendline(answers.pop(0))
+            answer = answers.pop(0)
+            if answer == EOF:
+                child.sendeof()
+            elif answer == INTERRUPT:
+                child.sendintr()
+            else:
+                child.sendline(answer)
         elif by_name:
             child.sendline(ascii_name(OPTION_1.findall(child.before)[-1]))
         else:
@@ -120,3 +133,57 @@ def test_names_typed_in_ascii_or_symbols_match():
     assert parse_choice("2", legal, names) == 9
     assert parse_choice("BID 10", legal, names) == 9
     assert isinstance(parse_choice("3", legal, names), str) and isinstance(parse_choice("bid 2", legal, names), str)
+
+
+@pytest.mark.parametrize("text", ["²", "①", "１", "٣", "1²", "9" * 5000, "-1", "+1", "1.0", "0"])
+def test_only_ascii_numbers_in_range_choose_an_option(text):
+    # str.isdigit() holds for '²', '①', the full-width '１' and the Arabic-Indic '٣', and int() refuses the first
+    # two: none of them is an option number here; 5,000 nines are no number either (int() refuses over 4,300 digits)
+    legal, names = [7, 9, 11], ["fold", "call", "raise"]
+    hint = parse_choice(text, legal, names)
+    assert isinstance(hint, str) and "is not one of your options" in hint and "1 to 3" in hint
+    assert "\n" not in hint
+    assert parse_choice(" 3 ", legal, names) == 11 and parse_choice("03", legal, names) == 11
+
+
+@given(st.text())
+def test_any_typed_text_is_a_legal_action_or_a_one_line_hint(text):
+    legal = [3, 5, 8, 13]
+    names = ["select 10♦", "select Q♠", "bid 1", "pass"]
+    choice = parse_choice(text, legal, names)
+    if isinstance(choice, int):
+        assert choice in legal
+    else:  # what was typed is quoted with its control characters escaped: the hint stays one line
+        assert len(choice.splitlines()) == 1 and "type a number from 1 to 4" in choice
+
+
+def test_play_unicode_digits_are_asked_again_and_ctrl_d_leaves(tmp_path):
+    log = tmp_path / "game.jsonl"
+    status, out, shown = drive(["tripoli", "--players", "3", "--opponents", "random", "--seed", "4", "--log",
+                                str(log)], answers=["²", "①", EOF])
+    assert status == 0, out
+    assert "'²' is not one of your options" in out and "'①' is not one of your options" in out
+    assert len(shown) == 3 and shown[0] == shown[1] == shown[2]  # asked again, nothing changed
+    assert "You left the table." in out and "Traceback" not in out
+    (game,) = read_log(log)  # the game so far, no step of player_0
+    assert game.result is None and not any(s["seat"] == 0 for s in game.steps)
+
+
+def test_play_ctrl_c_leaves_the_table_cleanly():
+    status, out, shown = drive(["flipflop", "--players", "2", "--opponents", "random", "--seed", "2"],
+                               answers=[INTERRUPT])
+    assert status == 0, out
+    assert len(shown) == 1 and "You left the table." in out and "Traceback" not in out
+
+
+def test_play_log_overwrites_an_earlier_file_only_with_force(tmp_path):
+    log = tmp_path / "game.jsonl"
+    log.write_text("an earlier game\n")
+    status, out, shown = drive(["triolet", "--players", "3", "--seed", "2", "--log", str(log)])
+    assert status == 2 and shown == [] and "already exists; choose another name or add --force" in out
+    assert log.read_text() == "an earlier game\n"
+    status, out, _ = drive(["triolet", "--players", "3", "--seed", "2", "--log", str(log), "--force"],
+                           answers=["q"])
+    assert status == 0 and "You left the table." in out
+    (game,) = read_log(log)
+    assert game.header["seed"] == 2

@@ -1,7 +1,14 @@
 """``cardgym eval``: a duplicate-deal tournament between agents, printed, saved as JSON and plotted.
 
-    cardgym eval --game tripoli --players 4 --agents heuristic random random random --deals 20000 --seed 0 \\
-        --out results --option paycards=play
+    cardgym eval --game tripoli --players 4 --agents ppo:runs/tripoli/model.zip heuristic heuristic heuristic \\
+        --baseline heuristic --deals 20000 --seed 0 --out results --option paycards=play
+
+``--baseline SPEC`` plays the same duplicate deals a second time with SPEC in place of the first agent and prints
+the first agent's advantage: its mean result per episode minus the baseline's in the same seats of the same deals,
+with its 95% interval, paired over the deal groups (both sides of the difference were dealt the same cards).
+
+The results go to OUT/eval_<game>_<n>p_<agents>[_<option>-<value>…].json and .png (--no-save: none). The files are
+checked before the tournament starts: an existing one is kept (the command stops at once) unless --force.
 """
 
 from __future__ import annotations
@@ -9,91 +16,86 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
-import typing
 from pathlib import Path
-from typing import Any, Literal
 
 from agents.registry import SPEC_HELP, make_agent
-from envs.registry import GAME_CLASSES, game_class, make_game
-from training.evaluate import EvalResult, evaluate
+from envs.registry import GAME_CLASSES, make_game
+from training.cli_args import (
+    CommandError,
+    check_output_file,
+    check_output_folder,
+    integer,
+    parse_options,
+    positive_int,
+    seed_int,
+)
+from training.evaluate import advantage, evaluate, rule_options
 
 
-def parse_options(game: str, items: list[str]) -> dict[str, Any]:
-    """``["key=value", ...]`` → rule options typed as the game's config fields (bool, int or text)."""
-    cls = game_class(game).config_class
-    hints = typing.get_type_hints(cls)
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        key, text = key.strip(), text.strip()
-        if not sep or not key:
-            raise ValueError(f"an option is written key=value, got {item!r}")
-        hint = hints.get(key)
-        if hint is bool:
-            if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise ValueError(f"{game}: option {key} takes true or false, got {text!r}")
-            options[key] = text.lower() in ("true", "1", "yes")
-        elif hint is int:
-            try:
-                options[key] = int(text)
-            except ValueError:
-                raise ValueError(f"{game}: option {key} takes an integer, got {text!r}") from None
-        elif typing.get_origin(hint) is Literal and all(isinstance(a, int) for a in typing.get_args(hint)):
-            options[key] = int(text) if text.lstrip("-").isdigit() else text
-        else:  # text choices, or an unknown key that make_game will refuse with the list of known options
-            options[key] = text
-    return options
-
-
-def file_stem(result: EvalResult) -> str:
+def file_stem(game: str, num_players: int, agents: list[str], options: dict) -> str:
     """``eval_<game>_<n>p_<agents>[_<option>-<value>…]`` with characters unsafe in file names left out."""
-    agents = "-".join(re.sub(r"[^A-Za-z0-9.]+", "", Path(a).stem if a.startswith("ppo:") else a) for a in result.agents)
-    options = "".join(f"_{k}-{v}" for k, v in result.options.items())
-    return re.sub(r"[^A-Za-z0-9._-]+", "", f"eval_{result.game}_{result.num_players}p_{agents}{options}")[:150]
+    names = "-".join(re.sub(r"[^A-Za-z0-9.]+", "", Path(a).stem if a.startswith("ppo:") else a) for a in agents)
+    opts = "".join(f"_{k}-{v}" for k, v in options.items())
+    return re.sub(r"[^A-Za-z0-9._-]+", "", f"eval_{game}_{num_players}p_{names}{opts}")[:150]
 
 
 def run(args: argparse.Namespace) -> None:
-    try:
-        options = parse_options(args.game, args.option or [])
-        game = make_game(args.game, num_players=args.players, **options)
-        if len(args.agents) != game.num_players:
-            raise ValueError(
-                f"{args.game} with {game.num_players} players needs {game.num_players} agents (one per seat), "
-                f"got {len(args.agents)}: {' '.join(args.agents)}"
-            )
-        agents = [make_agent(spec, game) for spec in args.agents]
-        result = evaluate(game, agents, deals=args.deals, seed=args.seed, batch_size=args.batch_size,
-                          names=args.agents)
-    except ValueError as e:  # bad options, agent specs, model files, sizes: one clear line, exit status 2
-        print(f"cardgym eval: error: {e}", file=sys.stderr)
-        raise SystemExit(2) from None
+    game = make_game(args.game, num_players=args.players, **parse_options(args.game, args.option or []))
+    n = game.num_players
+    if len(args.agents) != n:
+        raise CommandError(f"{args.game} with {n} players needs {n} agents (one per seat), got {len(args.agents)}: "
+                           f"{' '.join(args.agents)}")
+    if args.batch_size < n:
+        raise CommandError(f"--batch-size must be at least the number of players ({n}), got {args.batch_size}")
+    outputs = []
+    if not args.no_save:
+        check_output_folder(args.out, "--out")
+        stem = file_stem(game.name, n, args.agents, rule_options(game.config))
+        kinds = ["json"] if args.no_plot else ["json", "png"]
+        outputs = [Path(args.out) / f"{stem}.{kind}" for kind in kinds]
+        for path in outputs:
+            check_output_file(path, "--out", args.force)
+    agents = [make_agent(spec, game) for spec in args.agents]
+    baseline = None if args.baseline is None else make_agent(args.baseline, game)
+    result = evaluate(game, agents, deals=args.deals, seed=args.seed, batch_size=args.batch_size, names=args.agents)
     print(result.table())
-    if args.out is not None:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        stem = file_stem(result)
-        (out / f"{stem}.json").write_text(json.dumps(result.to_dict(), indent=2) + "\n")
-        written = [out / f"{stem}.json"]
+    report = result.to_dict()
+    if baseline is not None:
+        base = evaluate(game, [baseline] + agents[1:], deals=args.deals, seed=args.seed, batch_size=args.batch_size,
+                        names=[args.baseline] + args.agents[1:])
+        mean, half = advantage(result, base)
+        print(f"baseline: {args.baseline} in the place of {args.agents[0]} makes {base.mean[0]:+.3f} ± "
+              f"{base.ci95[0]:.3f} {result.unit} / episode")
+        print(f"advantage of {args.agents[0]} over {args.baseline} in the same seats of the same deals: "
+              f"{mean:+.3f} ± {half:.3f} {result.unit} / episode (95% interval, paired over the deal groups)")
+        report["baseline"] = {"agent": args.baseline, "mean": float(base.mean[0]), "ci95": float(base.ci95[0]),
+                              "advantage": mean, "advantage_ci95": half}
+    if outputs:
+        outputs[0].parent.mkdir(parents=True, exist_ok=True)
+        outputs[0].write_text(json.dumps(report, indent=2) + "\n")
         if not args.no_plot:
             from training.plots import plot_eval
 
-            written.append(plot_eval(result, out / f"{stem}.png"))
-        print("wrote " + ", ".join(str(p) for p in written))
+            plot_eval(result, outputs[1])
+        print("wrote " + ", ".join(str(p) for p in outputs))
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("eval", help="duplicate-deal tournament between agents (mean result per deal, 95% CI)",
+    p = sub.add_parser("eval", help="duplicate-deal tournament between agents (mean result per deal, 95%% CI)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=sorted(GAME_CLASSES), default="tripoli")
-    p.add_argument("--players", type=int, default=4, help="table size (default 4)")
+    p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                    help=f"one agent per seat: {SPEC_HELP}")
-    p.add_argument("--deals", type=int, default=20_000,
+    p.add_argument("--baseline", default=None, metavar="SPEC",
+                   help="also print the first agent's advantage over this agent in the same seats of the same deals")
+    p.add_argument("--deals", type=positive_int, default=20_000,
                    help="episodes to play, rounded up to whole groups of one seed x all seat rotations")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--batch-size", type=int, default=8192, help="tables stepped at once")
+    p.add_argument("--seed", type=seed_int, default=0, help="seed of the deal groups (0 to 2**64 - 1; default 0)")
+    p.add_argument("--batch-size", type=positive_int, default=8192, help="tables stepped at once (default 8192)")
     p.add_argument("--out", default="eval_results", help="folder for the JSON and PNG (default eval_results)")
+    p.add_argument("--force", action="store_true", help="overwrite result files of the same name in --out")
     p.add_argument("--no-plot", action="store_true", help="write the JSON only")
+    p.add_argument("--no-save", action="store_true", help="print the results only, write no files")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.set_defaults(func=run)

@@ -9,15 +9,17 @@ your legal actions, numbered: type the number or the action's name (``select 10�
 are the same; suits may be written c d h s). Bad input is answered with a hint and changes nothing; ``?`` shows the
 table again, ``q`` quits. The bots' moves and every public event are printed as they happen, and a summary closes
 each deal. ``--deals K`` plays K episodes in a row (game ``k`` uses seed ``seed + k``); a game option such as
-``num_deals=3`` makes each episode several deals. ``--log FILE`` records the games (``cardgym replay FILE``).
+``num_deals=3`` makes each episode several deals. ``--log FILE`` records the games (``cardgym replay FILE``) in a
+new file: an existing file is kept and the command stops before the first deal, unless ``--force`` overwrites it.
+The end of the input (Ctrl-D) or Ctrl-C leaves the table like ``q``; the log then holds the game so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
-import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,7 +28,15 @@ from agents.registry import SPEC_HELP, make_agent
 from envs.aec import CardGymEnv
 from envs.gamelog import GameRecorder, cards_text, public_view, seat_name
 from envs.registry import GAME_CLASSES, make_game
-from training.cmd_eval import parse_options
+from training.cli_args import (
+    MAX_SEED,
+    CommandError,
+    check_output_file,
+    integer,
+    parse_options,
+    positive_int,
+    seed_int,
+)
 
 UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "points"}
 """What a game's rewards count, for the summaries."""
@@ -55,7 +65,7 @@ def parse_choice(text: str, legal: list[int], names: list[str]) -> int | str:
             "('?' shows the table, 'q' quits)")
     if not text:
         return f"Please choose an action: {hint}."
-    if text.isdigit():
+    if re.fullmatch(r"[0-9]{1,9}", text):  # not str.isdigit(): '²' and '①' are digits to it, and int() refuses them
         k = int(text)
         if 1 <= k <= len(legal):
             return legal[k - 1]
@@ -64,7 +74,7 @@ def parse_choice(text: str, legal: list[int], names: list[str]) -> int | str:
     matches = [a for a, name in zip(legal, names, strict=True) if normalise(name) == wanted]
     if len(matches) == 1:
         return matches[0]
-    return f"'{text}' is not one of your options: {hint}."
+    return f"{text!r} is not one of your options: {hint}."
 
 
 class TerminalGame:
@@ -178,21 +188,21 @@ class TerminalGame:
 
 
 def run(args: argparse.Namespace) -> None:
-    try:
-        options = parse_options(args.game, args.option or [])
-        game = make_game(args.game, num_players=args.players, **options)
-        if not 0 <= args.seat < game.num_players:
-            raise ValueError(f"--seat must be a seat 0..{game.num_players - 1}, got {args.seat}")
-        others = [s for s in range(game.num_players) if s != args.seat]
-        specs = args.opponents if len(args.opponents) > 1 else args.opponents * len(others)
-        if len(specs) != len(others):
-            raise ValueError(f"give one opponent for all bots or one per bot ({len(others)}), got {len(specs)}")
-        bots = {s: make_agent(spec, game) for s, spec in zip(others, specs, strict=True)}
-        if args.deals < 1:
-            raise ValueError(f"--deals must be at least 1, got {args.deals}")
-    except ValueError as e:
-        print(f"cardgym play: error: {e}", file=sys.stderr)
-        raise SystemExit(2) from None
+    game = make_game(args.game, num_players=args.players, **parse_options(args.game, args.option or []))
+    if not 0 <= args.seat < game.num_players:
+        raise CommandError(f"--seat must be a seat 0..{game.num_players - 1}, got {args.seat}")
+    if args.seed is not None and args.seed + args.deals - 1 > MAX_SEED:
+        raise CommandError(f"--seed: game k plays seed + k, which must stay below 2**64; got --seed {args.seed} "
+                           f"with --deals {args.deals}")
+    others = [s for s in range(game.num_players) if s != args.seat]
+    specs = args.opponents if len(args.opponents) > 1 else args.opponents * len(others)
+    if len(specs) != len(others):
+        raise CommandError(f"give one opponent for all bots or one per bot ({len(others)}), got {len(specs)}")
+    if args.log is not None:
+        check_output_file(args.log, "--log", args.force)
+    bots = {s: make_agent(spec, game) for s, spec in zip(others, specs, strict=True)}
+    if args.log is not None:
+        Path(args.log).parent.mkdir(parents=True, exist_ok=True)
     env = CardGymEnv(game)
     env.recorder = GameRecorder(args.log)
     tg = TerminalGame(env, args.seat, bots, args.seed, unicode=not args.ascii)
@@ -205,7 +215,7 @@ def run(args: argparse.Namespace) -> None:
                 tg.say(f"\n######## Game {k + 1} of {args.deals} ########")
             tg.play(None if args.seed is None else args.seed + k)
             played += 1
-    except Quit:
+    except (Quit, KeyboardInterrupt):  # 'q', the end of the input (Ctrl-D) or Ctrl-C, at a prompt or not
         tg.say("\nYou left the table.")
     finally:
         env.close()
@@ -220,13 +230,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", choices=sorted(GAME_CLASSES))
-    p.add_argument("--players", type=int, default=4, help="table size (default 4)")
+    p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
                    help=f"the bots: one spec for all, or one per other seat ({SPEC_HELP}; default heuristic)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the first game (default: random)")
-    p.add_argument("--deals", type=int, default=1, help="episodes to play in a row (default 1)")
-    p.add_argument("--log", default=None, metavar="FILE", help="record the games as JSON Lines")
+    p.add_argument("--seat", type=integer, default=0, help="your seat (default 0)")
+    p.add_argument("--seed", type=seed_int, default=None,
+                   help="seed of the first game (0 to 2**64 - 1; default: random)")
+    p.add_argument("--deals", type=positive_int, default=1, help="episodes to play in a row (default 1)")
+    p.add_argument("--log", default=None, metavar="FILE",
+                   help="record the games as JSON Lines in FILE (a new file: an existing one is kept unless --force)")
+    p.add_argument("--force", action="store_true", help="let --log overwrite an existing file")
     p.add_argument("--ascii", action="store_true", help="suits as letters c d h s instead of symbols")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.set_defaults(func=run)

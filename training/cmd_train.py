@@ -8,11 +8,20 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from pathlib import Path
 
-from agents.registry import SPEC_HELP
-from envs.registry import GAME_CLASSES
-from training.cmd_eval import parse_options
+from agents.registry import SPEC_HELP, make_agent
+from envs.registry import GAME_CLASSES, make_game
+from training.cli_args import (
+    CommandError,
+    check_output_folder,
+    integer,
+    non_negative_float,
+    non_negative_int,
+    parse_options,
+    positive_int,
+    seed32_int,
+)
 from training.train_config import TrainConfig
 
 DEFAULTS = TrainConfig()
@@ -43,14 +52,17 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 
 
 def run(args: argparse.Namespace) -> None:
+    cfg = config_from_args(args)
+    # What can be checked without torch is checked before it is loaded (the opponents: by train, before any work).
+    game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
+    if cfg.resume is not None and not Path(cfg.resume).is_file():
+        raise CommandError(f"--resume {cfg.resume}: no such file")
+    if cfg.imitate and not cfg.resume:
+        make_agent(cfg.imitate_teacher, game)
+    check_output_folder(cfg.out, "--out")
     from training.train import train
 
-    try:
-        cfg = config_from_args(args)
-        result = train(cfg)
-    except ValueError as e:  # bad options, opponents, model files: one clear line, exit status 2
-        print(f"cardgym train: error: {e}", file=sys.stderr)
-        raise SystemExit(2) from None
+    result = train(cfg)
     print()
     for final in result["final_results"].values():
         print(final.table())
@@ -68,28 +80,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train a MaskablePPO agent (opponents, self-play, evaluation, checkpoints)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=sorted(GAME_CLASSES), default=DEFAULTS.game)
-    p.add_argument("--players", type=int, default=DEFAULTS.players, help="table size (default 4)")
+    p.add_argument("--players", type=integer, default=DEFAULTS.players, help="table size (default 4)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.add_argument("--opponents", default=DEFAULTS.opponents,
                    help=f"opponent pool: comma-separated specs ({SPEC_HELP}), each optionally spec=weight, "
                         "e.g. heuristic=3,random=1 (default heuristic)")
     p.add_argument("--selfplay", action="store_true",
                    help="add frozen snapshots of the learner to the pool as its evaluation improves")
-    p.add_argument("--imitate", type=int, default=DEFAULTS.imitate, metavar="N",
+    p.add_argument("--imitate", type=non_negative_int, default=DEFAULTS.imitate, metavar="N",
                    help="clone the teacher on N of its decisions before PPO (at most half the time budget; 0: no)")
     p.add_argument("--imitate-teacher", default=DEFAULTS.imitate_teacher, metavar="SPEC",
                    help="the agent cloned by --imitate (default heuristic)")
-    p.add_argument("--steps", type=int, default=DEFAULTS.total_steps, help="learner decisions to train for")
-    p.add_argument("--minutes", type=float, default=DEFAULTS.time_budget / 60,
+    p.add_argument("--steps", type=positive_int, default=DEFAULTS.total_steps, help="learner decisions to train for")
+    p.add_argument("--minutes", type=non_negative_float, default=DEFAULTS.time_budget / 60,
                    help="time budget of the training in minutes (0: none; the final evaluation comes on top)")
-    p.add_argument("--seed", type=int, default=DEFAULTS.seed)
+    p.add_argument("--seed", type=seed32_int, default=DEFAULTS.seed,
+                   help="seed of the tables, the network and the evaluations (0 to 2**32 - 1; default 0)")
     p.add_argument("--out", default=None, help="output folder (default runs/GAME)")
-    p.add_argument("--tables", type=int, default=DEFAULTS.tables, help="tables stepped at once")
-    p.add_argument("--eval-every", type=int, default=DEFAULTS.eval_every,
+    p.add_argument("--tables", type=positive_int, default=DEFAULTS.tables, help="tables stepped at once")
+    p.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
                    help="learner decisions between evaluations against the heuristic")
-    p.add_argument("--eval-deals", type=int, default=DEFAULTS.eval_deals, help="deals of each periodic evaluation")
-    p.add_argument("--final-deals", type=int, default=DEFAULTS.final_deals, help="deals of each final evaluation")
-    p.add_argument("--checkpoint-every", type=int, default=DEFAULTS.checkpoint_every,
+    p.add_argument("--eval-deals", type=positive_int, default=DEFAULTS.eval_deals,
+                   help="deals of each periodic evaluation")
+    p.add_argument("--final-deals", type=positive_int, default=DEFAULTS.final_deals,
+                   help="deals of each final evaluation")
+    p.add_argument("--checkpoint-every", type=positive_int, default=DEFAULTS.checkpoint_every,
                    help="learner decisions between checkpoints")
     p.add_argument("--resume", default=None, metavar="ZIP", help="continue from a checkpoint or model")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -148,6 +148,23 @@ class EvalResult:
         return "\n".join(lines)
 
 
+def advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -> tuple[float, float]:
+    """Agent ``agent``'s mean return in ``result`` minus the mean return of the agent that took its place in
+    ``baseline`` (the same tournament with one agent swapped: same game, seed and deals, so it sat in the same seats
+    of the same duplicate deals), and the 95% half-width of this paired difference over the deal groups."""
+    same = ("game", "num_players", "options", "seed")
+    if any(getattr(result, k) != getattr(baseline, k) for k in same) or result.groups != baseline.groups:
+        raise ValueError("advantage pairs two tournaments of the same game, rules, seed and deals")
+    mean, half = EvalResult._interval(result.group_returns[:, agent] - baseline.group_returns[:, agent])
+    return float(mean), float(half)
+
+
+def rule_options(config: Any) -> dict[str, Any]:
+    """The rule options of a game's config that differ from their defaults (what an :class:`EvalResult` records)."""
+    defaults = {f.name: f.default for f in dataclasses.fields(config)}
+    return {k: v for k, v in dataclasses.asdict(config).items() if v != defaults[k]}
+
+
 def group_seeds(seed: int, groups: int) -> np.ndarray:
     """The table seed of each deal group: a hash of ``(seed, group)``."""
     return hash_u64(np.full(groups, seed, dtype=np.uint64), np.arange(groups, dtype=np.uint64))
@@ -269,12 +286,10 @@ def evaluate(
         rows = np.arange(k * n)[:, None]
         group_returns[start:start + k] = returns[rows, by_agent].reshape(k, n, n).mean(axis=1)
         group_wins[start:start + k] = wins[rows, by_agent].reshape(k, n, n).mean(axis=1)
-    config = dataclasses.asdict(game.config)
-    defaults = {f.name: f.default for f in dataclasses.fields(game.config)}
     return EvalResult(
         game=game.name,
         num_players=n,
-        options={k: v for k, v in config.items() if v != defaults[k]},
+        options=rule_options(game.config),
         agents=list(names) if names is not None else [_agent_label(a, i) for i, a in enumerate(agents)],
         seed=int(seed),
         batch_size=per_chunk * n,

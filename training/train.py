@@ -29,11 +29,11 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.base import Agent
 from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata, write_metadata
-from agents.registry import make_agent
+from agents.registry import AgentSpecError, make_agent
 from envs.core.game import BatchedGame
 from envs.registry import make_game
 from envs.vector import CardVecEnv
-from training.evaluate import Z95, EvalResult, evaluate
+from training.evaluate import EvalResult, advantage, evaluate
 from training.imitation import imitate
 from training.train_config import TrainConfig
 
@@ -49,13 +49,13 @@ def parse_opponents(spec: str, game: BatchedGame) -> tuple[list[Agent], list[flo
             try:
                 weight = float(w)
             except ValueError:
-                raise ValueError(f"opponent {item!r}: the weight after '=' must be a number") from None
+                raise AgentSpecError(f"opponent {item!r}: the weight after '=' must be a number") from None
             if not weight >= 0:
-                raise ValueError(f"opponent {item!r}: the weight must be non-negative")
+                raise AgentSpecError(f"opponent {item!r}: the weight must be non-negative")
         agents.append(make_agent(name, game))
         weights.append(weight)
     if not agents or sum(weights) <= 0:
-        raise ValueError(f"opponents {spec!r}: need at least one agent with a positive weight")
+        raise AgentSpecError(f"opponents {spec!r}: need at least one agent with a positive weight")
     return agents, weights
 
 
@@ -72,9 +72,7 @@ class Advantage:
         n = self.game.num_players
         result = evaluate(self.game, [agent] + [self.heuristic] * (n - 1), deals=self.deals, seed=self.seed,
                           names=[name] + ["heuristic"] * (n - 1))
-        diff = result.group_returns[:, 0] - self.baseline.group_returns[:, 0]
-        half = Z95 * diff.std(ddof=1) / math.sqrt(diff.size) if diff.size > 1 else math.inf
-        return result, float(diff.mean()), float(half)
+        return result, *advantage(result, self.baseline)
 
 
 class TrainingCallback(BaseCallback):
@@ -200,11 +198,11 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     """Run the training of ``cfg``; returns (and writes to ``out/results.json``) the results."""
     if cfg.threads:
         th.set_num_threads(cfg.threads)
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
     base = parse_opponents(cfg.opponents, game)
+    out = Path(cfg.out)  # created once the settings are known to be good
+    out.mkdir(parents=True, exist_ok=True)
     env = CardVecEnv(game, cfg.tables, base[0], base[1], seed=cfg.seed, reward_scale=cfg.reward_scale)
     curve: list[dict[str, Any]] = []
     if cfg.resume:
