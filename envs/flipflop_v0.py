@@ -3,10 +3,10 @@
 Rules: shared/rules/flipflop.md (F1–F28). 2–7 players, agents ``player_0 …``; one deal per episode by default, or a
 session of ``num_deals`` deals (or ``until_one_left=True``) with bankrolls of ``bankroll`` stakes (F23–F25). Rewards
 are the change of each player's money in stakes at every step (antes, pots, extra stakes; F26). Every episode ends
-(C13, F28): a deal still going after ``max_turns`` turns (default 200) is cut off and a session that would go on after
-``max_deals`` deals (default 1000) is cut off; a cut truncates the episode and settles nothing more (the pots and
-the money stay as they are). ``env.unwrapped.game.max_episode_decisions`` bounds the steps of an episode. Decisions with a
-single legal action are played by the engine (C8; ``auto_forced=False`` asks for them). ``reset(seed,
+(C13, F28): a deal still going after ``max_turns`` turns (default 200) is cut off, and so is a session that would go
+on after ``max_deals`` deals (default 1000); a cut truncates the episode and settles nothing more (the pots and the
+money stay as they are). ``env.unwrapped.game.max_episode_decisions`` bounds the steps of an episode. Decisions
+with a single legal action are played by the engine (C8; ``auto_forced=False`` asks for them). ``reset(seed,
 options={"deck": [52 card ids in dealing order], "dealer": seat})`` stacks the first deal.
 
     from envs import flipflop_v0
