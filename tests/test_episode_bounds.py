@@ -208,6 +208,8 @@ def test_f28_cut_before_the_showing_is_complete_pays_no_pot():
     shown = {FT.PUB_OF[b] for b in range(52) if int(s.shown[0]) >> b & 1}
     assert shown == set(ids("8s 9c 5s"))  # the flip card, P0's 9♣ and P1's 5♠ (F12); the dealer never showed
     assert s.current_player[0] == -1 and not s.legal_action_mask[0].any()
+    picture = game.render_table(s, 0, None)
+    assert "cut off (F28)" in picture and "cut off after max_turns turns (F28)" in picture
     game.step(s, 0)  # a finished table ignores further steps
     assert s.rewards[0].tolist() == [0, 0, 0] and s.bank[0].tolist() == [-3, -3, -3]
 
@@ -246,6 +248,7 @@ def test_f28_a_deal_cut_in_a_session_truncates_the_session():
     assert s.bank[0].tolist() == [10, 7, 4]
     assert s.pots[0].tolist() == [3, 3, 3]
     assert s.deal_no[0] == 1  # the cut deal did not finish
+    assert game.render_table(s, 0, None).startswith("Flip Flop, deal 2, dealer P0 — cut off")
 
 
 def test_f28_a_session_cut_after_max_deals_leaves_an_unwon_pot():
@@ -256,7 +259,7 @@ def test_f28_a_session_cut_after_max_deals_leaves_an_unwon_pot():
     game, s = stacked(hands, until_one_left=True, bankroll=10, max_deals=1)
     assert act(game, s, "drop") == [3, 3, 0]
     assert s.truncated[0] and not s.terminated[0] and s.end_reason[0] == DROP_WON
-    assert s.deal_no[0] == 1
+    assert s.deal_no[0] == 1 and game.render_table(s, 0, None).startswith("Flip Flop, deal 1, dealer P2 — cut off")
     assert s.bank[0].tolist() == [10, 10, 7]
     assert s.pots[0].tolist() == [0, 0, 3]
 

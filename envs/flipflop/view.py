@@ -12,7 +12,7 @@ import numpy as np
 
 from envs.core.cards import card_str, popcount
 from envs.flipflop import tables as T
-from envs.flipflop.state import DRAW, END_NAMES, FlipFlopState
+from envs.flipflop.state import CUT_OFF, DRAW, END_NAMES, FlipFlopState
 
 MAX_SEATS = 7
 SHIFTS = T.LOW_OF.astype(np.uint64)
@@ -98,7 +98,8 @@ def render(s: FlipFlopState, table: int, viewer: int | None, unicode: bool = Tru
     n = s.hands.shape[1]
     cur = int(s.current_player[b])
     lines = [
-        f"Flip Flop, deal {int(s.deal_no[b]) + (0 if s.terminated[b] else 1)}, dealer P{int(s.dealer[b])}"
+        f"Flip Flop, deal {int(s.deal_no[b]) + (0 if s.done[b] and s.end_reason[b] != CUT_OFF else 1)}, "
+        f"dealer P{int(s.dealer[b])}"
         + (" — finished" if s.terminated[b] else " — cut off (F28)" if s.truncated[b]
            else f", turn {int(s.turn_no[b])}, P{cur} to {'draw' if s.phase[b] == DRAW else 'play'}"),
         f"pots: game {s.pots[b, 0]:g}  flip {s.pots[b, 1]:g}  flop {s.pots[b, 2]:g}   "
