@@ -1,9 +1,12 @@
 """Flip Flop (a Tunk rummy variant from Dayton, Ohio) as a PettingZoo AEC environment — version 0.
 
-Rules: shared/rules/flipflop.md (F1–F27). 2–7 players, agents ``player_0 …``; one deal per episode by default, or a
+Rules: shared/rules/flipflop.md (F1–F28). 2–7 players, agents ``player_0 …``; one deal per episode by default, or a
 session of ``num_deals`` deals (or ``until_one_left=True``) with bankrolls of ``bankroll`` stakes (F23–F25). Rewards
-are the change of each player's money in stakes at every step (antes, pots, extra stakes; F26). Decisions with a
-single legal action are played by the engine (C8; ``auto_forced=False`` asks for them). ``reset(seed,
+are the change of each player's money in stakes at every step (antes, pots, extra stakes; F26). Every episode ends
+(C13, F28): a deal still going after ``max_turns`` turns (default 200) is cut off, and so is a session that would go
+on after ``max_deals`` deals (default 1000); a cut truncates the episode and settles nothing more (the pots and the
+money stay as they are). ``env.unwrapped.game.max_episode_decisions`` bounds the steps of an episode. Decisions
+with a single legal action are played by the engine (C8; ``auto_forced=False`` asks for them). ``reset(seed,
 options={"deck": [52 card ids in dealing order], "dealer": seat})`` stacks the first deal.
 
     from envs import flipflop_v0
@@ -32,7 +35,7 @@ A lay-off names the card of the run it touches; that card lies in exactly one sp
 (whoever laid it) is unique. A turn is: ``drop`` or a draw; then any lays and lay-offs; then a discard (none when
 the hand is empty, F16).
 
-Observation (float32, 1,652 values; seat-relative: "rel k" is the k-th player to the viewer's left, rel 0 the
+Observation (float32, 1,653 values; seat-relative: "rel k" is the k-th player to the viewer's left, rel 0 the
 viewer; padded to 7 seats; 52-value card planes in card id order 2♣ … A♠)
 ---------------------------------------------------------------------------------------------------------------
 
@@ -55,8 +58,9 @@ index        content
              dealer, to act, has had a first turn (has shown), cards in hand, money in stakes (0 at the start of a
              single deal, ``bankroll`` at the start of a session), anted the game pot, anted the flip pot, anted the
              flop pot
-1644–1651    stock size, game pot, flip pot, flop pot, phase is draw, phase is play, the stock is exhausted
-             (last turn, F21), deals finished in the episode
+1644–1652    stock size, game pot, flip pot, flop pot, phase is draw, phase is play, the stock is exhausted
+             (last turn, F21), deals finished in the episode, turns begun in this deal (the current turn's number;
+             F28 cuts the deal after ``max_turns``)
 ===========  ===================================================================================================
 
 Changes

@@ -51,7 +51,7 @@ def test_c6_registry_id_and_agents():
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     obs = env.observe(env.agent_selection)
-    assert obs["observation"].shape == (1652,) and obs["observation"].dtype == np.float32
+    assert obs["observation"].shape == (1653,) and obs["observation"].dtype == np.float32
     assert obs["action_mask"].shape == (471,) and obs["action_mask"].dtype == np.int8
 
 

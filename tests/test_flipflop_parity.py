@@ -1,7 +1,9 @@
 """Core/reference parity for Flip Flop: the batched core and the slow reference (tests/reference/flipflop_ref.py)
-play the same random games side by side — single deals and sessions, 2–7 players, seeded and stacked decks — and
-must agree at every step on the player to act, the legal actions (by name), the rewards, termination, every hand,
-every spread and its owner, the discard pile, the shown cards, the pots and the money. 2,020 games in all."""
+play the same random games side by side — single deals and sessions, 2–7 players, seeded and stacked decks, small
+F28 limits (``max_turns``, ``max_deals``) that cut deals and sessions off — and must agree at every step on the
+player to act, the legal actions (by name), the rewards, termination and truncation (C13), the turn number, every
+hand, every spread and its owner, the discard pile, the shown cards, the pots and the money. 2,400 games in all.
+A quarter of the tables prefer taking the top discard, which makes long deals that reach ``max_turns``."""
 
 from __future__ import annotations
 
@@ -13,12 +15,16 @@ from envs.flipflop import tables as T
 from tests.reference.flipflop_ref import FlipFlopRef
 
 # (players, options, games): 1,200 single deals, 480 fixed-length sessions, 240 sessions until one is left,
-# 100 single deals asking for forced moves.
+# 100 single deals asking for forced moves, 380 games with small F28 limits.
 CASES = (
     [(n, {}, 200) for n in range(2, 8)]
     + [(n, {"num_deals": 3, "bankroll": 6}, 80) for n in range(2, 8)]
     + [(n, {"until_one_left": True, "bankroll": 3}, 40) for n in range(2, 8)]
     + [(n, {"auto_forced": False}, 50) for n in (3, 5)]
+    + [(n, {"max_turns": t}, 60) for n, t in ((2, 1), (3, 2), (4, 7), (6, 12))]
+    + [(n, {"num_deals": 6, "bankroll": 9, "max_turns": 25, "max_deals": 4}, 40) for n in (2, 5)]
+    + [(n, {"until_one_left": True, "bankroll": 10, "max_turns": 30, "max_deals": 3, "auto_forced": False}, 30)
+       for n in (3, 7)]
 )
 
 
@@ -34,7 +40,7 @@ def close(xs, ys) -> bool:
 
 def assert_same(g: FlipFlopGame, s, b: int, ref: FlipFlopRef, names: list[str]) -> None:
     where = f"table {b} (seed {ref.seed})"
-    assert bool(s.terminated[b]) == ref.done, where
+    assert (bool(s.terminated[b]), bool(s.truncated[b])) == (ref.terminated, ref.truncated), where
     assert close(s.rewards[b].tolist(), ref.rewards), (where, s.rewards[b], ref.rewards)
     assert close(s.bank[b].tolist(), ref.money), (where, s.bank[b], ref.money)
     assert close(s.pots[b].tolist(), [ref.pots["game"], ref.pots["flip"], ref.pots["flop"]]), where
@@ -42,6 +48,7 @@ def assert_same(g: FlipFlopGame, s, b: int, ref: FlipFlopRef, names: list[str]) 
     if ref.done:
         return
     assert int(s.current_player[b]) == ref.current, where
+    assert int(s.turn_no[b]) == ref.turns, where
     assert sorted(names[a] for a in np.flatnonzero(s.legal_action_mask[b])) == ref.legal(), where
     assert [int(h) for h in s.hands[b]] == [low_mask(ref.hands[p]) for p in range(ref.n)], where
     owners = [0] * ref.n
@@ -53,7 +60,7 @@ def assert_same(g: FlipFlopGame, s, b: int, ref: FlipFlopRef, names: list[str]) 
 
 
 @pytest.mark.parametrize(("n", "options", "games"), CASES, ids=[f"{n}p-{o}" for n, o, _ in CASES])
-def test_c7_f1_f27_core_matches_reference(n, options, games):
+def test_c7_c13_f1_f28_core_matches_reference(n, options, games):
     g = FlipFlopGame(n, **options)
     names = g.action_names()
     rng = np.random.default_rng(1000 * n + games)
@@ -73,9 +80,13 @@ def test_c7_f1_f27_core_matches_reference(n, options, games):
     for b, ref in enumerate(refs):
         assert_same(g, s, b, ref, names)
     drop_chance = rng.uniform(0.02, 0.3, size=games)
+    takers = np.arange(games) % 4 == 1  # these tables draw the top discard whenever they may, and never drop
+    drop_chance[takers] = 0.0
     while not s.done.all():
         mask = s.legal_action_mask.copy()
         mask[:, T.DROP] &= rng.random(games) < drop_chance
+        take = takers & mask[:, T.DRAW_DISCARD : T.DISCARD].any(axis=1)
+        mask[take, : T.DRAW_DISCARD] = False
         mask[~mask.any(axis=1)] = s.legal_action_mask[~mask.any(axis=1)]
         scores = rng.random(mask.shape)
         scores[~mask] = -1.0

@@ -1,4 +1,4 @@
-"""The batched Flip Flop core (shared/rules/flipflop.md, F1–F27).
+"""The batched Flip Flop core (shared/rules/flipflop.md, F1–F28).
 
 Every step plays one decision on every live table at once; tables are grouped by what the action does (draw, lay,
 lay off, discard) with ``np.flatnonzero`` and each group is one numpy operation per field. Turn passing, showing
@@ -15,6 +15,11 @@ Decisions where the rules are silent (besides those marked in the rules file):
 - F25: a player out of the session keeps the money left; the dealer moves to the next seat still in. Money left in
   pots when a session ends stays there (it was never won).
 - F24: the flip and flop pots go to the best dealt card among the players who anted that pot; showing is unchanged.
+- F28: a turn counts from the moment it begins (a drop is a turn). The cut comes when the ``max_turns``-th turn ends
+  with a discard and the deal is not over; a turn that ends the deal by the rules (going out, the stock's last
+  card, F21) terminates it instead. The cut table keeps its cards, its pots (flip and flop too, if the showing was
+  not complete) and everybody's money as they are; ``end_reason`` says CUT_OFF. After ``max_deals`` deals the last
+  deal is settled in full (side pots, eliminations) and the session is then truncated, unless it is over anyway.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from envs.flipflop import view
 from envs.flipflop.config import FlipFlopConfig
 from envs.flipflop.state import (
     CAUGHT,
+    CUT_OFF,
     DRAW,
     DROP_WON,
     FLIP,
@@ -89,6 +95,19 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
     def action_name(self, action: int) -> str:
         return T.ACTION_NAMES[int(action)]
 
+    @property
+    def max_episode_decisions(self) -> int:
+        """The most decisions (steps) an episode can ask for under this configuration (C13, F28).
+
+        A turn asks for at most 7 decisions: a draw, then at most six moves that each take a card from the hand
+        (lays, lay-offs, the discard) out of the at most 6 cards held after the draw (a hand holds 5 cards at the
+        start of a turn, fewer after spreads). A deal has at most ``max_turns`` turns and an episode at most
+        ``max_deals`` deals (1 for a single deal, at most ``num_deals`` for a fixed session).
+        """
+        cfg = self.config
+        deals = cfg.max_deals if cfg.until_one_left else min(cfg.num_deals, cfg.max_deals)
+        return deals * cfg.max_turns * (2 + HAND_SIZE)
+
     def observe(self, state: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
         return view.observe(state, seats)
 
@@ -110,7 +129,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             runs=z(dtype=np.uint64), sets=z(dtype=np.uint64), set_open=z(dtype=np.uint64),
             spreads=z(n, dtype=np.uint64), taken_by=z(n, dtype=np.uint64), shown=z(dtype=np.uint64), flip_card=z(),
             low_shown=z(2), had_turn=z(n, dtype=bool), side_winner=z(2), sides_paid=z(dtype=bool), phase=z(),
-            taken=z(dtype=np.uint64), last_turn=z(dtype=bool), spreads3=z(n), other_laid=z(n, dtype=bool),
+            taken=z(dtype=np.uint64), last_turn=z(dtype=bool), turn_no=z(), spreads3=z(n), other_laid=z(n, dtype=bool),
             bank=np.full((B, n), start), pots=z(3, dtype=np.float64), anted=z(n, 3, dtype=bool),
             in_deal=z(n, dtype=bool), out=z(n, dtype=bool), all_in=z(n, dtype=bool), won_game=z(n, dtype=bool),
             dealer=uniform_ints(seeds, STREAM_DEALER, 0, n) if dealers is None else dealers.astype(np.int64),
@@ -167,6 +186,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         s.had_turn[rows] = False
         s.sides_paid[rows] = False
         s.phase[rows] = DRAW
+        s.turn_no[rows] = 0
         s.last_turn[rows] = False
         s.spreads3[rows] = 0
         s.other_laid[rows] = False
@@ -196,6 +216,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         """Give the turn to ``seats``; a seat's first turn starts with its show (F12)."""
         s.current_player[rows] = seats
         s.phase[rows] = DRAW
+        s.turn_no[rows] += 1
         s.taken[rows] = U0
         first = ~s.had_turn[rows, seats]
         r, p = rows[first], seats[first]
@@ -269,10 +290,18 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         s.terminated[end] = True
         s.current_player[end] = -1
         s.legal_action_mask[end] = False
-        nxt = rows[more]
+        cut = more & (s.deal_no[rows] >= cfg.max_deals)  # F28: the session would go on
+        self._cut(s, rows[cut])
+        nxt = rows[more & ~cut]
         if nxt.size:
             s.dealer[nxt] = next_seat(~s.out[nxt], s.dealer[nxt])
             self._start_deals(s, nxt)
+
+    def _cut(self, s: FlipFlopState, rows: np.ndarray) -> None:
+        """F28, C13: truncate the episode at tables ``rows``; nothing is settled, every pot and balance stays."""
+        s.truncated[rows] = True
+        s.current_player[rows] = -1
+        s.legal_action_mask[rows] = False
 
     # ----- step ----------------------------------------------------------------------------------------------------
     def _step(self, s: FlipFlopState, idx: np.ndarray, actions: np.ndarray) -> None:
@@ -284,7 +313,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
     def _settle_moves(self, s: FlipFlopState, rows: np.ndarray) -> None:
         """Compute the masks of ``rows`` and play forced moves (C8) until each table waits on a choice or is done."""
         while rows.size:
-            rows = rows[~s.terminated[rows]]
+            rows = rows[~(s.terminated[rows] | s.truncated[rows])]
             count = self._masks(s, rows)
             if not self.config.auto_forced:
                 return
@@ -352,7 +381,8 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         self._settle_out(s, r[empty], q[empty], np.zeros(empty.sum(), dtype=bool))
 
     def _discard(self, s: FlipFlopState, r: np.ndarray, q: np.ndarray, acts: np.ndarray) -> None:
-        """F13: discard, ending the turn; F18: going out; F21: after the last card of the stock the deal ends."""
+        """F13: discard, ending the turn; F18: going out; F21: after the last card of the stock the deal ends; F28: a
+        deal that would go on after ``max_turns`` turns is cut off."""
         low = T.LOW_OF[acts - T.DISCARD]
         s.hands[r, q] &= ~T.LOW_BITS[low]
         s.pile[r, s.pile_len[r]] = low
@@ -362,6 +392,10 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         stock = ~out & s.last_turn[r]
         self._settle_showdown(s, r[stock], None)
         nxt = ~out & ~stock
+        cut = nxt & (s.turn_no[r] >= self.config.max_turns)
+        s.end_reason[r[cut]] = CUT_OFF
+        self._cut(s, r[cut])
+        nxt &= ~cut
         self._begin_turns(s, r[nxt], next_seat(s.in_deal[r[nxt]], q[nxt]))
 
     # ----- end of a deal -------------------------------------------------------------------------------------------

@@ -14,10 +14,10 @@ DRAW, PLAY = 0, 1
 FLIP, FLOP = 0, 1
 GAME_POT, FLIP_POT, FLOP_POT = 0, 1, 2
 
-# How the last deal ended (F22), for renders and tests.
-NOT_ENDED, INSTANT, WENT_OUT, TUNKED, DROP_WON, CAUGHT, STOCK_OUT = range(7)
+# How the last deal ended (F22), or that it was cut off (F28), for renders and tests.
+NOT_ENDED, INSTANT, WENT_OUT, TUNKED, DROP_WON, CAUGHT, STOCK_OUT, CUT_OFF = range(8)
 END_NAMES = ("", "49/50 on the deal (F7)", "went out (F18)", "tunked out (F20)", "dropped and won (F19)",
-             "dropped and was caught (F19)", "stock exhausted (F21)")
+             "dropped and was caught (F19)", "stock exhausted (F21)", "cut off after max_turns turns (F28)")
 
 
 @dataclasses.dataclass
@@ -58,6 +58,9 @@ class FlipFlopState(BatchState):
     """(B,) bool — the flip and flop pots of this deal have been settled (showing complete, F12)."""
     phase: np.ndarray
     """(B,) int64 — DRAW or PLAY."""
+    turn_no: np.ndarray
+    """(B,) int64 — turns begun this deal, the current one included (F13 turns; F28 cuts the deal after
+    ``max_turns``); 0 before the first turn."""
     taken: np.ndarray
     """(B,) uint64 — the card taken from the discard pile this turn (may not be discarded, F13)."""
     last_turn: np.ndarray
@@ -87,4 +90,4 @@ class FlipFlopState(BatchState):
     last_action: np.ndarray
     """(B, n) int64 — each seat's last action id this deal (-1: none yet)."""
     end_reason: np.ndarray
-    """(B,) int64 — how the last finished deal ended (see END_NAMES)."""
+    """(B,) int64 — how the last finished deal ended, or CUT_OFF for a deal cut by ``max_turns`` (see END_NAMES)."""

@@ -176,6 +176,13 @@ class TrioletGame(BatchedGame[TrioletState]):
     def observation_size(self) -> int:
         return observation.SIZE
 
+    @property
+    def max_episode_decisions(self) -> int:
+        """The most decisions (steps) an episode can ask for under this configuration (C13): the swap phase asks
+        each player for at most three exchanges and ``ready`` (L4), and every decision of the play phase is a turn,
+        of which ``max_turns`` end the episode (L16)."""
+        return (MAX_SWAPS + 1) * self.num_players + self.config.max_turns
+
     def deck_ids(self) -> np.ndarray:
         """L1: the card ids of this table's deck: 40, 44, 48 cards for 3, 4, 5 players; 104 (two decks) for 6–8."""
         return self.cards

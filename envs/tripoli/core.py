@@ -93,6 +93,40 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
     def action_name(self, action: int) -> str:
         return self.actions.name(int(action))
 
+    @property
+    def max_episode_decisions(self) -> int:
+        """The most decisions (steps) an episode can ask for under this configuration (C13). Every phase is finite
+        by the rules, so the bound is a sum over the phases of a deal, ``n`` players:
+
+        - spare hand (T6–T8): at most two dealer choices (``full``: auction then swap, or swap then auction; one
+          with ``swap_only``) and one auction of the ``n - 1`` other players;
+        - an auction (T7, T26): bids rise by at least one chip up to ``max_bid`` and each bidder passes once, so at
+          most ``max_bid`` bids plus one pass per bidder; T26 adds the auction of all ``n`` players and the naming
+          of the suit;
+        - selection (T12): five cards per player, one a decision (none with ``poker_select='best'``);
+        - betting (T14–T15): before the opening bet and after each of the ``max_raises`` raises at most ``n - 1``
+          players act before the next bet or raise, and after the last one at most ``n - 1`` more:
+          ``n * (max_raises + 2) - 1``;
+        - Michigan (T20–T22): every decision plays a card from a player's hand, and the ``n`` hands hold at most
+          ``52 - 52 // (n + 1)`` cards (the spare hand gets at least ``52 // (n + 1)``, T5).
+
+        ``num_deals`` deals (Cosmo, T30: the Michigan stage alone), then with more than one deal one more betting
+        round per final pot (T28: one with ``poker``, ``final_pots`` with ``pots``, none with ``share`` or ``none``).
+        """
+        cfg, n = self.config, self.num_players
+        betting = n * (cfg.max_raises + 2) - 1
+        michigan = 52 - 52 // (n + 1)
+        if cfg.cosmo:
+            deal = michigan
+        else:
+            spare = {"full": 2 + cfg.max_bid + n - 1, "swap_only": 1, "none": 0}[cfg.spare_hand]
+            suit_auction = cfg.max_bid + n + 1 if cfg.pay_suit == "auction" else 0
+            selection = 5 * n if cfg.poker_select == "choose" else 0
+            deal = spare + suit_auction + selection + betting + michigan
+        pots = {"poker": 1, "pots": cfg.final_pots, "share": 0, "none": 0}[cfg.final_round]
+        final = betting * pots if cfg.num_deals > 1 else 0
+        return cfg.num_deals * deal + final
+
     # ================================================================== init
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TripoliState:
         b, n = seeds.shape[0], self.num_players

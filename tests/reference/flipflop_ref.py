@@ -64,12 +64,16 @@ def stack_deck(n: int, dealer: int, hands: dict[int, list[int]], stock: list[int
 
 
 class FlipFlopRef:
-    """One table of Flip Flop. ``step(name)`` plays a legal action by name; ``rewards`` is the last step's rewards."""
+    """One table of Flip Flop. ``step(name)`` plays a legal action by name; ``rewards`` is the last step's rewards.
+    ``terminated`` (the rules ended the episode) and ``truncated`` (F28 cut it off) make ``done``."""
 
     def __init__(self, n: int, seed: int, num_deals: int = 1, until_one_left: bool = False, bankroll: int = 20,
-                 deck: list[int] | None = None, dealer: int | None = None, auto_forced: bool = True) -> None:
+                 deck: list[int] | None = None, dealer: int | None = None, auto_forced: bool = True,
+                 max_turns: int = 200, max_deals: int = 1000) -> None:
         self._legal = None
         self.auto_forced = auto_forced
+        self.max_turns = max_turns
+        self.max_deals = max_deals
         self.n = n
         self.seed = seed
         self.session = until_one_left or num_deals > 1
@@ -80,12 +84,17 @@ class FlipFlopRef:
         self.pots = {"game": 0.0, "flip": 0.0, "flop": 0.0}
         self.out = [False] * n
         self.deals_done = 0
-        self.done = False
+        self.terminated = False
+        self.truncated = False
         self.dealer = int(uniform_ints([seed], STREAM_DEALER, 0, n)[0]) if dealer is None else dealer
         self.start_deal(deck)
         while not self.done and self.forced():
             self.play(self.legal()[0])
         self.rewards = [self.money[s] - self.start[s] for s in range(n)]
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
 
     # ----- the deal ---------------------------------------------------------------------------------------------
     def start_deal(self, deck: list[int] | None = None) -> None:
@@ -125,6 +134,7 @@ class FlipFlopRef:
         self.first_turn_had = {s: False for s in range(n)}
         self.sides_paid = False
         self.took = {s: [] for s in range(n)}
+        self.turns = 0  # F28: turns begun in this deal
         self.threes_laid = [0] * n
         self.spoiled = [False] * n
         self.won_game = [False] * n
@@ -149,6 +159,7 @@ class FlipFlopRef:
         return self.flip_card.suit
 
     def begin_turn(self, seat: int) -> None:
+        self.turns += 1
         self.current = seat
         self.phase = "draw"
         self.taken = None
@@ -204,7 +215,7 @@ class FlipFlopRef:
         self.pay_sides()
         self.deals_done += 1
         if not self.session:
-            self.done = True
+            self.terminated = True
             return
         for s in self.playing:
             if self.all_in[s] and not self.won_game[s]:
@@ -214,7 +225,10 @@ class FlipFlopRef:
                 self.out[s] = True
         left = [s for s in range(self.n) if not self.out[s]]
         if len(left) < 2 or (not self.until_one_left and self.deals_done >= self.num_deals):
-            self.done = True
+            self.terminated = True
+            return
+        if self.deals_done >= self.max_deals:  # F28: the session would go on; it is cut off
+            self.truncated = True
             return
         d = self.dealer
         for k in range(1, self.n + 1):
@@ -360,6 +374,8 @@ class FlipFlopRef:
                 self.went_out(seat, tunk=False)
             elif self.last_turn:
                 self.showdown(None)
+            elif self.turns >= self.max_turns:  # F28: the deal is cut off; nothing more is settled
+                self.truncated = True
             else:
                 k = 1
                 while (seat + k) % self.n not in self.playing:
