@@ -37,7 +37,8 @@ def _static_priority() -> np.ndarray:
     for i, cards in enumerate(T.SPREAD_CARDS):
         bits = [b for b in range(52) if int(cards) >> b & 1]
         p[T.LAY_RUN + i] = 3_000 + 100 * len(bits) + T.VALUE_OF_LOW[bits].sum()
-    p[T.LAY_OFF :] = 2_000 + T.VALUE_OF_LOW[T.LAYOFF_BIT.astype(np.int64)]
+    p[T.LAY_OFF : T.CLAIM] = 2_000 + T.VALUE_OF_LOW[T.LAYOFF_BIT.astype(np.int64)]
+    p[T.CLAIM] = 10_000  # F7: the claim is the only legal action when it is asked
     return p
 
 

@@ -2,7 +2,10 @@
 
 Rules: shared/rules/flipflop.md (F1–F28). 2–7 players, agents ``player_0 …``; one deal per episode by default, or a
 session of ``num_deals`` deals (or ``until_one_left=True``) with bankrolls of ``bankroll`` stakes (F23–F25). Rewards
-are the change of each player's money in stakes at every step (antes, pots, extra stakes; F26). Every episode ends
+are the change of each player's money at every step (antes, pots, extra stakes), in stakes times ``stake`` (default
+1.0, F26). A dealt 49 or 50 is claimed with the claimant's one action ``claim 49/50`` — before anybody plays with
+``declare_49_50="deal"`` (default; every claimant shares, F8) or at the claimant's first turn with ``"first_turn"``
+(F7) — and is always asked, so no episode is over at reset. Every episode ends
 (C13, F28): a deal still going after ``max_turns`` turns (default 200) is cut off, and so is a session that would go
 on after ``max_deals`` deals (default 1000); a cut truncates the episode and settles nothing more (the pots and the
 money stay as they are). ``env.unwrapped.game.max_episode_decisions`` bounds the steps of an episode. Decisions
@@ -12,7 +15,7 @@ options={"deck": [52 card ids in dealing order], "dealer": seat})`` stacks the f
     from envs import flipflop_v0
     env = flipflop_v0.env(num_players=4, num_deals=10)
 
-Actions (471, ``env.unwrapped.action_name(a)``; the same id always has the same name)
+Actions (472, ``env.unwrapped.action_name(a)``; the same id always has the same name)
 -----------------------------------------------------------------------------------
 
 ==========  =====  ==========================================================================================
@@ -29,13 +32,14 @@ ids         count  action
 323–370     48     ``lay off <card> on the run starting <next card up>`` (any card but a king)
 371–418     48     ``lay off <card> on the run ending <next card down>`` (any card but an ace)
 419–470     52     ``lay off <card> on the set of <rank>s``
+471         1      ``claim 49/50`` — show a dealt 49 or 50 and win (F7, F8); the claimant's only action
 ==========  =====  ==========================================================================================
 
 A lay-off names the card of the run it touches; that card lies in exactly one spread on the table, so the target
 (whoever laid it) is unique. A turn is: ``drop`` or a draw; then any lays and lay-offs; then a discard (none when
 the hand is empty, F16).
 
-Observation (float32, 1,653 values; seat-relative: "rel k" is the k-th player to the viewer's left, rel 0 the
+Observation (float32, 1,654 values; seat-relative: "rel k" is the k-th player to the viewer's left, rel 0 the
 viewer; padded to 7 seats; 52-value card planes in card id order 2♣ … A♠)
 ---------------------------------------------------------------------------------------------------------------
 
@@ -58,9 +62,9 @@ index        content
              dealer, to act, has had a first turn (has shown), cards in hand, money in stakes (0 at the start of a
              single deal, ``bankroll`` at the start of a session), anted the game pot, anted the flip pot, anted the
              flop pot
-1644–1652    stock size, game pot, flip pot, flop pot, phase is draw, phase is play, the stock is exhausted
+1644–1653    stock size, game pot, flip pot, flop pot, phase is draw, phase is play, the stock is exhausted
              (last turn, F21), deals finished in the episode, turns begun in this deal (the current turn's number;
-             F28 cuts the deal after ``max_turns``)
+             F28 cuts the deal after ``max_turns``), phase is a 49/50 claim (F7); money in stakes (F26)
 ===========  ===================================================================================================
 
 Changes

@@ -18,7 +18,7 @@ from envs.core.game import BatchedGame, sample_legal
 from envs.flipflop import FlipFlopGame
 from envs.flipflop import tables as FT
 from envs.flipflop import view as FV
-from envs.flipflop.state import CUT_OFF, DROP_WON
+from envs.flipflop.state import CUT_OFF, DROP_WON, INSTANT
 from envs.triolet import rules as LR
 from envs.triolet.core import TrioletGame
 from envs.tripoli import actions as TA
@@ -120,8 +120,9 @@ def test_c13_f28_flipflop_every_episode_ends_within_the_bound(n, options, policy
     assert np.allclose(s.bank.sum(axis=1) + s.pots.sum(axis=1), start)
     assert np.allclose(returns, s.bank - (cfg.bankroll if cfg.session else 0))
     if policy is EXCHANGE and not cfg.session:
-        # Nothing but the cut ends these deals (except a 49/50 on the deal, F7, which asks for no decision).
-        instant = decisions == 0
+        # Nothing but the cut ends these deals, except a 49/50 on the deal (F7): its claim is the one decision.
+        instant = s.end_reason == INSTANT
+        assert (decisions[instant] == 1).all()
         assert (s.terminated == instant).all() and cut_deal[~instant].all()
         per_turn = 2  # a draw and a discard
         assert (decisions[~instant] == per_turn * cfg.max_turns).all()
@@ -152,11 +153,12 @@ def test_c13_f28_a_huge_bankroll_session_is_cut_after_max_deals():
 
 def test_c13_f28_flipflop_bound_is_computed_from_the_config():
     """Seven decisions a turn at most (a draw, then at most six cards leave a hand of six: lays, lay-offs, the
-    discard), ``max_turns`` turns a deal, ``min(num_deals, max_deals)`` deals (``max_deals`` until one is left)."""
-    assert FlipFlopGame(4).max_episode_decisions == 7 * 200
-    assert FlipFlopGame(4, num_deals=30, max_turns=50).max_episode_decisions == 30 * 7 * 50
-    assert FlipFlopGame(4, num_deals=3000).max_episode_decisions == 1000 * 7 * 200
-    assert FlipFlopGame(2, until_one_left=True, max_deals=12).max_episode_decisions == 12 * 7 * 200
+    discard), ``max_turns`` turns a deal and a 49/50 claim (F7), ``min(num_deals, max_deals)`` deals (``max_deals``
+    until one is left)."""
+    assert FlipFlopGame(4).max_episode_decisions == 7 * 200 + 1
+    assert FlipFlopGame(4, num_deals=30, max_turns=50).max_episode_decisions == 30 * (7 * 50 + 1)
+    assert FlipFlopGame(4, num_deals=3000).max_episode_decisions == 1000 * (7 * 200 + 1)
+    assert FlipFlopGame(2, until_one_left=True, max_deals=12).max_episode_decisions == 12 * (7 * 200 + 1)
 
 
 @pytest.mark.parametrize("option", ["max_turns", "max_deals"])

@@ -51,17 +51,17 @@ def test_c6_registry_id_and_agents():
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     obs = env.observe(env.agent_selection)
-    assert obs["observation"].shape == (1653,) and obs["observation"].dtype == np.float32
-    assert obs["action_mask"].shape == (471,) and obs["action_mask"].dtype == np.int8
+    assert obs["observation"].shape == (1654,) and obs["observation"].dtype == np.float32
+    assert obs["action_mask"].shape == (472,) and obs["action_mask"].dtype == np.int8
 
 
 def test_action_names_are_fixed_and_readable():
     g = FlipFlopGame(4)
     names = g.action_names()
-    assert len(names) == len(set(names)) == g.num_actions == 471
+    assert len(names) == len(set(names)) == g.num_actions == 472
     for name in ["drop", "draw stock", "draw discard 7♣", "lay run 3♥4♥5♥", "lay set 9♣9♦9♠", "discard K♠",
                  "lay set 9♣9♦9♥9♠", "lay run 8♠9♠10♠J♠Q♠K♠", "lay off 6♥ on the run ending 5♥",
-                 "lay off 2♥ on the run starting 3♥", "lay off 9♥ on the set of 9s"]:
+                 "lay off 2♥ on the run starting 3♥", "lay off 9♥ on the set of 9s", "claim 49/50"]:
         assert g.action_name(g.action_id(name)) == name
     assert names == FlipFlopGame(7, num_deals=3).action_names()
     assert not any("K" in n and "on the run starting" in n.split(" on ")[0] for n in names)

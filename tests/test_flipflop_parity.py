@@ -25,7 +25,10 @@ CASES = (
     + [(n, {"num_deals": 6, "bankroll": 9, "max_turns": 25, "max_deals": 4}, 40) for n in (2, 5)]
     + [(n, {"until_one_left": True, "bankroll": 10, "max_turns": 30, "max_deals": 3, "auto_forced": False}, 30)
        for n in (3, 7)]
+    + [(n, {"declare_49_50": "first_turn", "stake": 2.5}, 60) for n in (2, 4, 7)]
+    + [(n, {"declare_49_50": "first_turn", "num_deals": 4, "bankroll": 8, "auto_forced": False}, 40) for n in (3, 5)]
 )
+TEN_POINT = [c for c in range(52) if c % 13 >= 8 and c % 13 != 12]  # 10, J, Q, K of every suit (F2)
 
 
 def low_mask(cards) -> int:
@@ -45,6 +48,8 @@ def assert_same(g: FlipFlopGame, s, b: int, ref: FlipFlopRef, names: list[str]) 
     assert close(s.bank[b].tolist(), ref.money), (where, s.bank[b], ref.money)
     assert close(s.pots[b].tolist(), [ref.pots["game"], ref.pots["flip"], ref.pots["flop"]]), where
     assert s.out[b].tolist() == ref.out, where
+    assert int(s.shown[b]) == low_mask(ref.shown), where
+    assert [(m.seat, m.name) for m in g.forced_moves(s, b)] == ref.forced_moves, where  # C8
     if ref.done:
         return
     assert int(s.current_player[b]) == ref.current, where
@@ -56,7 +61,15 @@ def assert_same(g: FlipFlopGame, s, b: int, ref: FlipFlopRef, names: list[str]) 
         owners[sp["owner"]] |= low_mask(sp["cards"])
     assert [int(m) for m in s.spreads[b]] == owners, where
     assert [int(c) for c in s.pile[b, : s.pile_len[b]]] == [int(T.LOW_OF[c.id]) for c in ref.discards], where
-    assert int(s.shown[b]) == low_mask(ref.shown), where
+
+
+
+def rich_deck(rng: np.random.Generator) -> np.ndarray:
+    """A deck whose first cards are mostly 10-point cards and 9s, so that dealt hands of 49 and 50 (F7, F8: one or
+    several claimants, with ``first_turn`` some whose turn never comes) are frequent."""
+    nines = [c for c in range(52) if c % 13 == 7]
+    head = list(rng.permutation(TEN_POINT + nines)[:30])
+    return np.array(head + list(rng.permutation(sorted(set(range(52)) - set(head)))))
 
 
 @pytest.mark.parametrize(("n", "options", "games"), CASES, ids=[f"{n}p-{o}" for n, o, _ in CASES])
@@ -67,7 +80,7 @@ def test_c7_c13_f1_f28_core_matches_reference(n, options, games):
     seeds = rng.integers(0, 2**40, size=games).astype(np.uint64)
     # Half the tables start from a stacked deck and dealer (reset options), half from the seed alone.
     stacked = np.arange(games) % 2 == 0
-    decks = np.array([rng.permutation(52) for _ in range(games)])
+    decks = np.array([rich_deck(rng) if b % 6 == 0 else rng.permutation(52) for b in range(games)])
     dealers = rng.integers(0, n, size=games)
     s = g.init(seeds, decks=decks, dealers=dealers)
     plain = g.init(seeds)

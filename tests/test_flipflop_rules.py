@@ -34,6 +34,14 @@ def act(g: FlipFlopGame, s, name: str) -> list[float]:
     return s.rewards[0].tolist()
 
 
+def claim(g: FlipFlopGame, s, seat: int) -> list[float]:
+    """F7: a dealt 49 or 50 waits on its claim, the claimant's one legal action; the rewards of the deal so far (the
+    antes of init) plus those of the claim."""
+    assert not s.done[0] and s.current_player[0] == seat and legal(g, s) == {"claim 49/50"}
+    dealt = s.rewards[0].copy()
+    return (dealt + np.array(act(g, s, "claim 49/50"))).tolist()
+
+
 def legal(g: FlipFlopGame, s) -> set[str]:
     return {g.action_name(a) for a in np.flatnonzero(s.legal_action_mask[0])}
 
@@ -100,9 +108,10 @@ def test_f3_amounts_are_real_numbers_split_exactly():
     between two 49s (see F8) and a pot of 7 between two players (F21): fractions, conserved to 1e-9."""
     g, s = deal(5, 4, {0: "Kc Qc Jc Tc 9c", 1: "Ks Qs Js Ts 9s", 2: "2c 3c 4c 5c 6c", 3: "7c 8c 2s 3s 4s",
                        4: "5s 6s 7s Ad Ah"})
+    nets = claim(g, s, 0)
     assert s.terminated[0]
-    assert s.rewards[0, 0] == pytest.approx(-3 + 2.5) and s.rewards[0, 1] == pytest.approx(-3 + 2.5)
-    assert abs(s.rewards[0].sum() + s.pots[0].sum()) < 1e-9
+    assert nets[0] == pytest.approx(-3 + 2.5) and nets[1] == pytest.approx(-3 + 2.5)
+    assert abs(sum(nets) + s.pots[0].sum()) < 1e-9
 
 
 def test_f4_every_player_antes_each_pot():
@@ -141,25 +150,60 @@ def test_f6_stock_and_empty_discard_pile():
 def test_f7_single_49_takes_the_game_pot():
     """P1 holds 49. Flip card 5♥: P0's 2♥ wins the flip pot, P0's 2♦ the flop pot. Nets: P0 -3+6, P1 -3+3, P2 -3."""
     g, s = deal(3, 2, {0: "2h 2d 6s 8s 9d", 1: "Kc Qc Jc Tc 9c", 2: "3d 7s 2s 3s 5h"})
+    assert s.rewards[0].tolist() == [-3.0, -3.0, -3.0]  # the antes; the claim is asked (no episode over at reset)
+    assert claim(g, s, 1) == [3.0, 0.0, -3.0]
     assert s.terminated[0] and s.end_reason[0] == INSTANT
-    assert s.rewards[0].tolist() == [3.0, 0.0, -3.0]
+    assert cards_in(s.shown[0]) >= {"Kc", "Qc", "Jc", "Tc", "9c"}  # the claimant showed the hand
 
 
 def test_f7_single_50_also_collects_an_extra_stake_from_everyone():
     g, s = deal(3, 2, {0: "2h 2d 6s 8s 9d", 1: "Kc Qc Jc Tc Kd", 2: "3d 7s 2s 3s 5h"})
+    assert claim(g, s, 1) == [3.0 - 1, 0.0 + 2, -3.0 - 1]
     assert s.terminated[0]
-    assert s.rewards[0].tolist() == [3.0 - 1, 0.0 + 2, -3.0 - 1]
 
 
 def test_f7_instant_deal_does_not_end_a_session():
     g, s = deal(3, 2, {0: "2h 2d 6s 8s 9d", 1: "Kc Qc Jc Tc 9c", 2: "3d 7s 2s 3s 5h"}, num_deals=2)
+    claim(g, s, 1)
     assert not s.terminated[0] and s.deal_no[0] == 1 and s.dealer[0] == 0
+
+
+def test_f7_claim_is_asked_even_with_forced_moves_resolved_and_without():
+    for auto in (True, False):
+        g, s = deal(3, 2, {0: "2h 2d 6s 8s 9d", 1: "Kc Qc Jc Tc 9c", 2: "3d 7s 2s 3s 5h"}, auto_forced=auto)
+        assert legal(g, s) == {"claim 49/50"} and s.current_player[0] == 1 and s.forced_count[0] == 0
+
+
+def test_f7_declare_first_turn_claim_at_the_claimants_own_first_turn():
+    """``first_turn``: P0 (first to play) draws and discards; P1 holds 50: at the start of P1's first turn, after
+    showing, the claim is P1's one action; P1 alone takes the game pot (3) and one stake from P0 and P2. P2 (the
+    dealer, 49) never had a turn: no pooling, and P2 pays like everybody else."""
+    g, s = deal(3, 2, {0: "2h 3d 6s 8s 4d", 1: "Kc Qc Jc Tc Kd", 2: "Ks Qs Js Ts 9s"}, stock="5c",
+                declare_49_50="first_turn")
+    assert legal(g, s) == {"drop", "draw stock"} and s.current_player[0] == 0
+    act(g, s, "draw stock")
+    act(g, s, "discard 5♣")
+    assert s.current_player[0] == 1 and legal(g, s) == {"claim 49/50"}
+    rewards = act(g, s, "claim 49/50")
+    assert s.terminated[0] and s.end_reason[0] == INSTANT
+    # The flip card 9♠: spades flip, clubs flop. P1: game pot 3 + 1 stake from each of P0 and P2, and the flop pot (3,
+    # its T♣ is the lowest club dealt; P0's 5♣ was drawn, F11). P0 pays 1 and takes the flip pot (3, its 6♠ beats
+    # the 9♠). P2 pays 1.
+    assert rewards == [-1.0 + 3, 3.0 + 2 + 3, -1.0]
+
+
+def test_f26_stake_scales_every_reward():
+    hands = {0: "2h 2d 6s 8s 9d", 1: "Kc Qc Jc Tc Kd", 2: "3d 7s 2s 3s 5h"}
+    g, s = deal(3, 2, hands, stake=2.5)
+    assert claim(g, s, 1) == [2.5 * (3.0 - 1), 2.5 * (0.0 + 2), 2.5 * (-3.0 - 1)]
+    with pytest.raises(ConfigError, match="stake"):
+        FlipFlopGame(3, stake=0)
 
 
 def test_f8_several_49s_share_without_extra():
     """P0 and P1 hold 49: 1.5 each; P2 wins the flip (6♦) and flop (2♥) pots."""
     g, s = deal(3, 2, {0: "Kc Qc Jc Tc 9c", 1: "Ks Qs Js Ts 9s", 2: "2h 3h 4h 5h 6d"})
-    assert s.rewards[0].tolist() == [-1.5, -1.5, 3.0]
+    assert claim(g, s, 0) == [-1.5, -1.5, 3.0]  # P0, the first claimant from the dealer's left, is asked
 
 
 def test_f8_worked_example_through_the_public_api():
@@ -169,6 +213,8 @@ def test_f8_worked_example_through_the_public_api():
                               3: ids("7c 8c 2s 3s 4s"), 4: ids("5s 6s 7s Ad Ah")})
     env = flipflop_v0.env(num_players=5)
     env.reset(seed=3, options={"deck": deck, "dealer": 4})
+    assert not any(env.terminations.values()) and env.agent_selection == "player_0"  # the first claimant is asked
+    env.step(env.unwrapped.game.action_id("claim 49/50"))
     game_pot_net = {"player_0": 0.5, "player_1": 5.5, "player_2": -2.0, "player_3": -2.0, "player_4": -2.0}
     side_net = {"player_0": -2.0, "player_1": -2.0, "player_2": -2.0, "player_3": -2.0, "player_4": 8.0}
     assert all(env.terminations.values())
@@ -494,6 +540,7 @@ def test_f24_short_player_antes_game_and_flip_only_f25_out_when_game_pot_unaffor
     antes the game and flip pots only (F24); the dealer moves left past P0 to P1."""
     hands = {0: "6c 7c 8c 9c 3s", 1: "Kc Qc Jc Tc Kd", 2: "Ks Qs Js Ts 9s", 3: "2c 3c 4c 5c 2d"}
     g, s = deal(4, 3, hands, num_deals=2, bankroll=5)
+    claim(g, s, 1)
     assert s.deal_no[0] == 1 and not s.terminated[0]
     assert s.out[0].tolist() == [True, False, False, False]
     assert s.anted[0].tolist() == [[False] * 3, [True] * 3, [True, True, False], [True] * 3]
@@ -509,6 +556,7 @@ def test_f24_pot_not_anted_goes_to_the_best_player_who_anted():
     p2_had_the_lowest = 0
     for seed in range(6):
         g, s = deal(4, 3, hands, seed=seed, num_deals=2, bankroll=5)
+        claim(g, s, 1)
         flop_suit = 3 - int(s.flip_card[0]) // 13
         dealt = {p: [b for b in range(52) if int(s.hands[0, p]) >> b & 1 and b // 13 == flop_suit] for p in (1, 2, 3)}
         holders = {p: min(c) for p, c in dealt.items() if c and p != 2}
@@ -534,6 +582,7 @@ def test_f25_all_in_player_is_out_unless_they_win_the_game_pot():
     outcomes = set()
     for seed in range(12):
         g, s = deal(3, 1, hands, seed=seed, num_deals=5, bankroll=5)
+        claim(g, s, 2)
         assert s.out[0].tolist() == [True, False, False]
         assert s.all_in[0].tolist() == [False, False, True]
         assert s.anted[0, 2].tolist() == [True, False, False]

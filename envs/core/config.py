@@ -1,7 +1,8 @@
 """Checking a game's configuration: unknown keys, wrong types and out-of-range values are refused at construction.
 
 A game's configuration is a frozen dataclass. Each field has a type (``bool``, ``int`` or a ``Literal`` of the
-allowed values), a default, a docstring, and for integers ``metadata={"range": (low, high)}``. :func:`make_config`
+allowed values; or ``float``), a default, a docstring, for integers ``metadata={"range": (low, high)}`` and for
+floats optionally ``metadata={"positive": True}``. :func:`make_config`
 builds one from keyword options and :func:`validate` checks every field, so every game refuses bad options the same
 way, naming what was wrong and what is allowed.
 """
@@ -9,6 +10,7 @@ way, naming what was wrong and what is allowed.
 from __future__ import annotations
 
 import dataclasses
+import math
 import typing
 from typing import Any, Literal, TypeVar
 
@@ -24,6 +26,8 @@ def _allowed(field: dataclasses.Field, hint: Any) -> str:
         return " or ".join(repr(a) for a in typing.get_args(hint))
     if hint is bool:
         return "True or False"
+    if hint is float:
+        return "a positive finite number" if field.metadata.get("positive") else "a finite number"
     lo, hi = field.metadata.get("range", (None, None))
     return f"an integer from {lo} to {hi}" if lo is not None else hint.__name__
 
@@ -38,6 +42,9 @@ def validate(config: Any) -> None:
             ok = value in typing.get_args(hint) and type(value) in {type(a) for a in typing.get_args(hint)}
         elif hint is bool:
             ok = isinstance(value, bool)
+        elif hint is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            ok = ok and (value > 0 or not f.metadata.get("positive"))
         elif hint is int:
             lo, hi = f.metadata.get("range", (None, None))
             ok = isinstance(value, int) and not isinstance(value, bool) and (lo is None or lo <= value <= hi)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from envs.core.config import ConfigError, validate
 
@@ -31,6 +31,12 @@ class FlipFlopConfig:
     max_deals: int = field(default=1000, metadata={"range": (1, 1_000_000)})
     """F28: a session that would go on after this many deals is truncated (C13), ``num_deals`` sessions included;
     a session the rules end after that deal (``num_deals`` reached, one player left) terminates."""
+    declare_49_50: Literal["deal", "first_turn"] = "deal"
+    """F7: a 49 or 50 is claimed before anybody plays (every claimant pooled, F8) or only at the start of the
+    claimant's own first turn (one winner). The claim is a decision of the claimant's: its one legal action is asked
+    even with ``auto_forced``, so no episode is over at reset."""
+    stake: float = field(default=1.0, metadata={"positive": True})
+    """F26: the money value of one stake; every reward is the change of money in stakes times ``stake``."""
     auto_forced: bool = True
     """C8: resolve decisions with exactly one legal action inside the step (False asks the agent for them)."""
 

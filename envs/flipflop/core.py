@@ -15,6 +15,11 @@ Decisions where the rules are silent (besides those marked in the rules file):
 - F25: a player out of the session keeps the money left; the dealer moves to the next seat still in. Money left in
   pots when a session ends stays there (it was never won).
 - F24: the flip and flop pots go to the best dealt card among the players who anted that pot; showing is unchanged.
+- F7: the claim of a 49 or 50 is the claimant's decision (one legal action, ``claim 49/50``, asked even with
+  ``auto_forced``), so a deal dealt with one waits on it and no episode is over at reset. With ``deal`` the first
+  claimant from the dealer's left is asked and the claim settles every claimant (F8); with ``first_turn`` the
+  claimant is asked after showing (F12) at the start of their first turn, and wins alone. Claimants show their hand.
+- F26: the state keeps money in stakes; rewards are stake changes times ``stake``.
 - F28: a turn counts from the moment it begins (a drop is a turn). The cut comes when the ``max_turns``-th turn ends
   with a discard and the deal is not over; a turn that ends the deal by the rules (going out, the stock's last
   card, F21) terminates it instead. The cut table keeps its cards, its pots (flip and flop too, if the showing was
@@ -27,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import popcount
+from envs.core.forced import report as report_forced
 from envs.core.game import BatchedGame
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.flipflop import tables as T
@@ -34,6 +40,7 @@ from envs.flipflop import view
 from envs.flipflop.config import FlipFlopConfig
 from envs.flipflop.state import (
     CAUGHT,
+    CLAIM,
     CUT_OFF,
     DRAW,
     DROP_WON,
@@ -53,7 +60,7 @@ from envs.flipflop.state import (
 U1 = np.uint64(1)
 U0 = np.uint64(0)
 HAND_SIZE = 5
-KIND_STARTS = np.array([T.DROP, T.DRAW_STOCK, T.DRAW_DISCARD, T.DISCARD, T.LAY_RUN, T.LAY_OFF])
+KIND_STARTS = np.array([T.DROP, T.DRAW_STOCK, T.DRAW_DISCARD, T.DISCARD, T.LAY_RUN, T.LAY_OFF, T.CLAIM])
 """First action id of each kind of action, in the order of ``FlipFlopGame._apply``'s handlers."""
 
 
@@ -106,7 +113,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         """
         cfg = self.config
         deals = cfg.max_deals if cfg.until_one_left else min(cfg.num_deals, cfg.max_deals)
-        return deals * cfg.max_turns * (2 + HAND_SIZE)
+        return deals * (cfg.max_turns * (2 + HAND_SIZE) + 1)  # and a 49/50 claim per deal (F7)
 
     def observe(self, state: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
         return view.observe(state, seats)
@@ -138,7 +145,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         rows = np.arange(B)
         self._start_deals(s, rows, None if decks is None else T.LOW_OF[decks.astype(np.int64)])
         self._settle_moves(s, rows)
-        s.rewards[:] = s.bank - start
+        s.rewards[:] = (s.bank - start) * self.config.stake
         return s
 
     def _start_deals(self, s: FlipFlopState, rows: np.ndarray, decks: np.ndarray | None = None) -> None:
@@ -197,20 +204,15 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             low = lowest_bit(hands & T.SUIT_LOW[suit][:, None])
             low = np.where(anted[:, :, 1 + k], low, 64)
             s.side_winner[rows, k] = np.where(low.min(axis=1) < 64, low.argmin(axis=1), -1)
-        # F7–F8: 49 or 50 wins at once.
+        # F7: a dealt 49 or 50 is claimed before anybody plays (``deal``: the first claimant from the dealer's left is
+        # asked) or at the claimant's first turn (``first_turn``, in _begin_turns).
         totals = np.where(in_deal, hand_totals(hands), 0)
-        instant = ((totals == 49) | (totals == 50)).any(axis=1)
-        r7 = rows[instant]
-        if r7.size:
-            t7 = totals[instant]
-            self._share_game_pot(s, r7, (t7 == 49) | (t7 == 50))
-            fifty = t7 == 50
-            paid = fifty.any(axis=1)
-            r50, fifty, payers = r7[paid], fifty[paid], (s.in_deal[r7] & ~fifty)[paid]
-            s.bank[r50] += payers.sum(axis=1, keepdims=True) / fifty.sum(axis=1, keepdims=True) * fifty - payers
-            self._show_rest(s, r7)
-            self._finish_deals(s, r7, INSTANT)
-        self._begin_turns(s, rows[~instant], order[~instant, 0])
+        claimant = np.take_along_axis((totals == 49) | (totals == 50), order, axis=1) & (np.arange(n) < m[:, None])
+        claim = claimant.any(axis=1) & (self.config.declare_49_50 == "deal")
+        r7 = rows[claim]
+        s.current_player[r7] = order[claim, claimant[claim].argmax(axis=1)]
+        s.phase[r7] = CLAIM
+        self._begin_turns(s, rows[~claim], order[~claim, 0])
 
     def _begin_turns(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray) -> None:
         """Give the turn to ``seats``; a seat's first turn starts with its show (F12)."""
@@ -231,6 +233,9 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             s.shown[rb] |= T.LOW_BITS[low[better]]
             s.low_shown[rb, k] = low[better] % 13
         self._pay_sides(s, r[p == s.dealer[r]])
+        if self.config.declare_49_50 == "first_turn":  # F7: the claim comes at the start of the first turn
+            total = hand_totals(s.hands[r, p])
+            s.phase[r[(total == 49) | (total == 50)]] = CLAIM
 
     def _show_rest(self, s: FlipFlopState, rows: np.ndarray) -> None:
         """F12: when a deal ends before the showing is complete, the players who had no turn yet show at once, in
@@ -260,6 +265,25 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             r, w = rows[w >= 0], w[w >= 0]
             s.bank[r, w] += s.pots[r, pot]
             s.pots[r, pot] = 0.0
+
+    def _settle_claim(self, s: FlipFlopState, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> None:
+        """F7, F8: the claim of a 49 or 50. With ``deal`` every claimant shares the game pot and every player without
+        50 pays one extra stake shared by the 50s; with ``first_turn`` the claimant alone takes the game pot and, with
+        50, one extra stake from every other player. The claimants show their hands; the deal ends."""
+        n = self.num_players
+        totals = np.where(s.in_deal[rows], hand_totals(s.hands[rows]), 0)
+        if self.config.declare_49_50 == "deal":
+            winners = (totals == 49) | (totals == 50)
+        else:
+            winners = np.arange(n) == seats[:, None]
+        fifty = winners & (totals == 50)
+        s.shown[rows] |= np.where(winners, s.hands[rows], U0).sum(axis=1, dtype=np.uint64)
+        self._share_game_pot(s, rows, winners)
+        paid = fifty.any(axis=1)
+        r50, fifty, payers = rows[paid], fifty[paid], (s.in_deal[rows] & ~fifty)[paid]
+        s.bank[r50] += payers.sum(axis=1, keepdims=True) / fifty.sum(axis=1, keepdims=True) * fifty - payers
+        self._show_rest(s, rows)
+        self._finish_deals(s, rows, INSTANT)
 
     def _share_game_pot(self, s: FlipFlopState, rows: np.ndarray, winners: np.ndarray) -> None:
         """The game pot shared equally by ``winners`` (R, n) (F3: amounts are real numbers)."""
@@ -308,7 +332,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         before = s.bank[idx].copy()
         self._apply(s, idx, actions)
         self._settle_moves(s, idx)
-        s.rewards[idx] = s.bank[idx] - before
+        s.rewards[idx] = (s.bank[idx] - before) * self.config.stake
 
     def _settle_moves(self, s: FlipFlopState, rows: np.ndarray) -> None:
         """Compute the masks of ``rows`` and play forced moves (C8) until each table waits on a choice or is done."""
@@ -317,9 +341,11 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             count = self._masks(s, rows)
             if not self.config.auto_forced:
                 return
-            rows = rows[count == 1]
+            rows = rows[(count == 1) & (s.phase[rows] != CLAIM)]  # F7: a claim is always asked
             if rows.size:
-                self._apply(s, rows, s.legal_action_mask[rows].argmax(axis=1))
+                actions = s.legal_action_mask[rows].argmax(axis=1)
+                report_forced(s, rows, s.current_player[rows], actions)
+                self._apply(s, rows, actions)
 
     def _apply(self, s: FlipFlopState, rows: np.ndarray, acts: np.ndarray) -> None:
         """Play ``acts`` at tables ``rows``, grouped by kind of action (each group one set of numpy operations)."""
@@ -327,7 +353,8 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         s.last_action[rows, p] = acts
         kind = np.searchsorted(KIND_STARTS, acts, side="right") - 1
         for k, play in enumerate(
-            (self._settle_drop, self._draw_stock, self._draw_discard, self._discard, self._lay, self._lay_off)
+            (self._settle_drop, self._draw_stock, self._draw_discard, self._discard, self._lay, self._lay_off,
+             self._settle_claim)
         ):
             sel = np.flatnonzero(kind == k)
             if sel.size:
@@ -438,6 +465,14 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         """Set the legal-action masks of tables ``rows``; return how many actions each has."""
         mask = np.zeros((rows.size, T.NUM_ACTIONS), dtype=bool)
         count = np.full(rows.size, 2)
+        claim = s.phase[rows] == CLAIM
+        if claim.any():  # F7: the claim is the claimant's one legal action
+            mask[claim, T.CLAIM] = True
+            count[claim] = 1
+            s.legal_action_mask[rows[claim]] = mask[claim]
+            rows, mask, count_all, count = rows[~claim], mask[~claim], count, count[~claim]
+            count_all[~claim] = self._masks(s, rows) if rows.size else count
+            return count_all
         draw = s.phase[rows] == DRAW
         rd = np.flatnonzero(draw)
         mask[rd, T.DROP] = True
@@ -479,7 +514,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             layoff_ok[t] &= ~single | np.where(T.LAYOFF_KIND == T.ON_SET, set_after[:, None], run_after[:, None])
         rows_sub = rp[sub]
         mask[rows_sub, T.LAY_RUN : T.LAY_OFF] = spread_ok
-        mask[rows_sub, T.LAY_OFF :] = layoff_ok
+        mask[rows_sub, T.LAY_OFF : T.CLAIM] = layoff_ok
         count[rows_sub] += spread_ok.sum(axis=1) + layoff_ok.sum(axis=1)
         s.legal_action_mask[rows] = mask
         return count

@@ -9,7 +9,7 @@ import numpy as np
 
 from envs.core.game import BatchState
 
-DRAW, PLAY = 0, 1
+DRAW, PLAY, CLAIM = 0, 1, 2
 """Phases of a turn: before the draw (drop or draw), after it (lay, lay off, discard)."""
 FLIP, FLOP = 0, 1
 GAME_POT, FLIP_POT, FLOP_POT = 0, 1, 2
@@ -57,7 +57,7 @@ class FlipFlopState(BatchState):
     sides_paid: np.ndarray
     """(B,) bool — the flip and flop pots of this deal have been settled (showing complete, F12)."""
     phase: np.ndarray
-    """(B,) int64 — DRAW or PLAY."""
+    """(B,) int64 — DRAW, PLAY or CLAIM (a 49/50 claimant's claim is asked, F7)."""
     turn_no: np.ndarray
     """(B,) int64 — turns begun this deal, the current one included (F13 turns; F28 cuts the deal after
     ``max_turns``); 0 before the first turn."""

@@ -5,7 +5,7 @@ Inside the core a set of cards is a ``uint64`` in the *ace-low* layout: bit ``su
 "the next card at either end" is a shift by one. Card ids at the public surface (decks, action names, the
 observation) stay the C1 ids; :data:`LOW_OF` and :data:`PUB_OF` convert.
 
-Action ids (471 in all; names are fixed functions of the id):
+Action ids (472 in all; names are fixed functions of the id):
 
 ==========  =====  ==========================================================================================
 ids         count  action
@@ -19,6 +19,7 @@ ids         count  action
                    sets of four
 323–470     148    ``lay off <card> on the run starting <card+1>`` (48, no king), ``… on the run ending <card-1>``
                    (48, no ace), ``… on the set of <rank>s`` (52), F15
+471         1      ``claim 49/50`` (F7: the claimant's one legal action, always asked)
 ==========  =====  ==========================================================================================
 
 A lay-off names its target by the card it touches, which is unique: a run's
@@ -85,7 +86,9 @@ LAYOFFS = (
     + [(ON_SET, b) for b in range(DECK_SIZE)]
 )
 """(kind, ace-low bit of the card laid off), in action order; BELOW: the card goes under a run starting one higher."""
-NUM_ACTIONS = LAY_OFF + len(LAYOFFS)
+CLAIM = LAY_OFF + len(LAYOFFS)
+"""``claim 49/50``: the claimant of a 49 or 50 shows the hand and wins (F7, F8); its only legal action."""
+NUM_ACTIONS = CLAIM + 1
 
 
 def _spread_cards() -> np.ndarray:
@@ -148,6 +151,8 @@ def _name(a: int) -> str:
         i = a - LAY_RUN
         bits = [b for b in range(DECK_SIZE) if int(SPREAD_CARDS[i]) >> b & 1]
         return ("lay run " if IS_RUN[i] else "lay set ") + "".join(c(b) for b in bits)
+    if a == CLAIM:
+        return "claim 49/50"
     kind, b = LAYOFFS[a - LAY_OFF]
     if kind == BELOW:
         return f"lay off {c(b)} on the run starting {c(b + 1)}"

@@ -12,7 +12,7 @@ import numpy as np
 
 from envs.core.cards import card_str, popcount
 from envs.flipflop import tables as T
-from envs.flipflop.state import CUT_OFF, DRAW, END_NAMES, FlipFlopState
+from envs.flipflop.state import CLAIM, CUT_OFF, DRAW, END_NAMES, PLAY, FlipFlopState
 
 MAX_SEATS = 7
 SHIFTS = T.LOW_OF.astype(np.uint64)
@@ -31,7 +31,7 @@ SEAT_FIELDS = ("present", "in_deal", "out", "all_in", "dealer", "to_act", "had_t
 SEATS_OFFSET = CARDS_SIZE
 TABLE_OFFSET = SEATS_OFFSET + len(SEAT_FIELDS) * MAX_SEATS
 TABLE_FIELDS = ("stock_size", "game_pot", "flip_pot", "flop_pot", "phase_draw", "phase_play", "last_turn", "deal_no",
-                "turn_no")
+                "turn_no", "phase_claim")
 OBS_SIZE = TABLE_OFFSET + len(TABLE_FIELDS)
 
 
@@ -81,7 +81,8 @@ def observe(s: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
     seat_block = obs[:, SEATS_OFFSET:TABLE_OFFSET].reshape(B, len(SEAT_FIELDS), MAX_SEATS)
     seat_block[:, :, :n] = np.take_along_axis(seat_vals, order[:, None, :], axis=2)
     obs[:, TABLE_OFFSET:] = np.stack(
-        [52 - s.stock_pos, *s.pots.T, s.phase == DRAW, s.phase != DRAW, s.last_turn, s.deal_no, s.turn_no],
+        [52 - s.stock_pos, *s.pots.T, s.phase == DRAW, s.phase == PLAY, s.last_turn, s.deal_no, s.turn_no,
+         s.phase == CLAIM],
         axis=1,
     )
     return obs
@@ -101,7 +102,7 @@ def render(s: FlipFlopState, table: int, viewer: int | None, unicode: bool = Tru
         f"Flip Flop, deal {int(s.deal_no[b]) + (0 if s.done[b] and s.end_reason[b] != CUT_OFF else 1)}, "
         f"dealer P{int(s.dealer[b])}"
         + (" — finished" if s.terminated[b] else " — cut off (F28)" if s.truncated[b]
-           else f", turn {int(s.turn_no[b])}, P{cur} to {'draw' if s.phase[b] == DRAW else 'play'}"),
+           else f", turn {int(s.turn_no[b])}, P{cur} to {('draw', 'play', 'claim 49/50')[int(s.phase[b])]}"),
         f"pots: game {s.pots[b, 0]:g}  flip {s.pots[b, 1]:g}  flop {s.pots[b, 2]:g}   "
         f"flip card {card_str(T.pub_card(int(s.flip_card[b])), unicode)}   stock {52 - int(s.stock_pos[b])} cards",
     ]

@@ -69,8 +69,12 @@ class FlipFlopRef:
 
     def __init__(self, n: int, seed: int, num_deals: int = 1, until_one_left: bool = False, bankroll: int = 20,
                  deck: list[int] | None = None, dealer: int | None = None, auto_forced: bool = True,
-                 max_turns: int = 200, max_deals: int = 1000) -> None:
+                 max_turns: int = 200, max_deals: int = 1000, declare_49_50: str = "deal",
+                 stake: float = 1.0) -> None:
         self._legal = None
+        self.declare = declare_49_50  # F7: "deal" or "first_turn"
+        self.stake = stake  # F26: rewards are stake changes times this
+        self.forced_moves: list[tuple[int, str]] = []  # C8: (seat, action name) of the last step's forced moves
         self.auto_forced = auto_forced
         self.max_turns = max_turns
         self.max_deals = max_deals
@@ -88,9 +92,8 @@ class FlipFlopRef:
         self.truncated = False
         self.dealer = int(uniform_ints([seed], STREAM_DEALER, 0, n)[0]) if dealer is None else dealer
         self.start_deal(deck)
-        while not self.done and self.forced():
-            self.play(self.legal()[0])
-        self.rewards = [self.money[s] - self.start[s] for s in range(n)]
+        self.play_forced()
+        self.rewards = [(self.money[s] - self.start[s]) * stake for s in range(n)]
 
     @property
     def done(self) -> bool:
@@ -140,20 +143,31 @@ class FlipFlopRef:
         self.won_game = [False] * n
         self.last_turn = False
         self.ended = None
-        totals = {s: self.total(s) for s in self.playing}
-        winners = [s for s in self.playing if totals[s] in (49, 50)]
-        if winners:  # F7, F8
-            self.take_game_pot(winners)
-            fifties = [s for s in winners if totals[s] == 50]
-            if fifties:
-                payers = [s for s in self.playing if s not in fifties]
-                for s in payers:
-                    self.money[s] -= 1
-                for s in fifties:
-                    self.money[s] += len(payers) / len(fifties)
-            self.end_deal("instant")
+        claimants = [s for s in order if self.total(s) in (49, 50)]
+        if claimants and self.declare == "deal":  # F7: claimed before anybody plays, by the first claimant's action
+            self.current = claimants[0]
+            self.phase = "claim"
             return
         self.begin_turn(order[0])
+
+    def claim(self, seat: int) -> None:
+        """F7 (and F8 with ``deal``: every claimant pooled): 49 or 50 takes the game pot; each 50 also collects one
+        stake from every player without 50. The claimants show their hands."""
+        if self.declare == "deal":
+            winners = [s for s in self.playing if self.total(s) in (49, 50)]
+        else:
+            winners = [seat]
+        for s in winners:
+            self.shown.update(self.hands[s])
+        self.take_game_pot(winners)
+        fifties = [s for s in winners if self.total(s) == 50]
+        if fifties:
+            payers = [s for s in self.playing if s not in fifties]
+            for s in payers:
+                self.money[s] -= 1
+            for s in fifties:
+                self.money[s] += len(payers) / len(fifties)
+        self.end_deal("instant")
 
     def flip_suit(self) -> int:
         return self.flip_card.suit
@@ -168,6 +182,8 @@ class FlipFlopRef:
             self.show(seat)
             if seat == self.dealer:
                 self.pay_sides()
+            if self.declare == "first_turn" and self.total(seat) in (49, 50):
+                self.phase = "claim"  # F7: claimed at the start of the claimant's first turn
 
     def show(self, seat: int) -> None:
         """F12: show the lowest flip-suit and flop-suit card if lower than what was shown before."""
@@ -278,6 +294,8 @@ class FlipFlopRef:
     def candidate_actions(self) -> dict:
         """Every action the turn structure allows now (before the rule on the card taken from the discard)."""
         acts = {}
+        if self.phase == "claim":
+            return {"claim 49/50": ("claim",)}
         if self.phase == "draw":
             acts["drop"] = ("drop",)
             acts["draw stock"] = ("stock",)
@@ -315,18 +333,26 @@ class FlipFlopRef:
         return sorted(acts)
 
     def forced(self) -> bool:
-        """C8: exactly one legal action, played by the engine unless ``auto_forced`` is off."""
-        return self.auto_forced and len(self.legal()) == 1
+        """C8: exactly one legal action, played by the engine unless ``auto_forced`` is off (a claim, F7, is always
+        asked)."""
+        return self.auto_forced and len(self.legal()) == 1 and self.phase != "claim"
+
+    def play_forced(self) -> None:
+        """C8: play every forced move, noting each."""
+        while not self.done and self.forced():
+            name = self.legal()[0]
+            self.forced_moves.append((self.current, name))
+            self.play(name)
 
     # ----- playing ----------------------------------------------------------------------------------------------
     def step(self, name: str) -> None:
         """Play a legal action and then every forced move (C8)."""
         before = list(self.money)
         assert name in self.legal(), f"{name} is not legal: {self.legal()}"
+        self.forced_moves = []
         self.play(name)
-        while not self.done and self.forced():
-            self.play(self.legal()[0])
-        self.rewards = [self.money[s] - before[s] for s in range(self.n)]
+        self.play_forced()
+        self.rewards = [(self.money[s] - before[s]) * self.stake for s in range(self.n)]
 
     def play(self, name: str) -> None:
         self.apply(name, self.candidate_actions()[name], check_end=True)
@@ -335,7 +361,9 @@ class FlipFlopRef:
         self._legal = None
         seat = self.current
         hand = self.hands[seat]
-        if act[0] == "drop":
+        if act[0] == "claim":
+            self.claim(seat)
+        elif act[0] == "drop":
             self.drop(seat)
         elif act[0] == "stock":
             hand.append(self.stock.pop(0))

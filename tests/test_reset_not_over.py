@@ -1,0 +1,52 @@
+"""No episode is over at reset (C13, F7, T30): after ``init`` every table waits on a decision, at every table size,
+for thousands of seeds, with the options that used to end deals while dealing (a Flip Flop 49 or 50, a Cosmo deal
+played out by forced moves). Through the PettingZoo face, api_test passes on seeds that deal a 49 or 50."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from envs import flipflop_v0
+from envs.flipflop.core import hand_totals
+from envs.registry import make_game
+
+SEEDS = 3000
+CASES = (
+    [("tripoli", n, {}) for n in range(2, 10)]
+    + [("tripoli", n, {"cosmo": True}) for n in range(2, 10)]
+    + [("triolet", n, {}) for n in range(3, 9)]
+    + [("flipflop", n, {}) for n in range(2, 8)]
+    + [("flipflop", n, {"declare_49_50": "first_turn"}) for n in (2, 7)]
+    + [("flipflop", n, {"until_one_left": True, "max_deals": 1}) for n in (2, 7)]
+)
+
+
+@pytest.mark.parametrize(("game_name", "n", "options"), CASES, ids=[f"{g}-{n}p-{o}" for g, n, o in CASES])
+def test_c13_f7_t30_nobody_is_done_after_reset(game_name: str, n: int, options: dict) -> None:
+    game = make_game(game_name, num_players=n, **options)
+    s = game.init(0, batch_size=SEEDS)
+    assert not s.terminated.any() and not s.truncated.any()
+    assert (s.current_player >= 0).all() and s.legal_action_mask.any(axis=1).all()
+
+
+def test_f7_seeds_dealing_49_or_50_wait_on_the_claim() -> None:
+    """About 1% of Flip Flop deals hold a 49 or 50: those tables wait on the claimant's ``claim 49/50``."""
+    game = make_game("flipflop", num_players=7)
+    s = game.init(0, batch_size=SEEDS)
+    dealt = ((hand_totals(s.hands) == 49) | (hand_totals(s.hands) == 50)).any(axis=1)
+    claim = game.action_id("claim 49/50")
+    assert dealt.sum() > 20
+    assert (s.legal_action_mask[dealt].sum(axis=1) == 1).all() and s.legal_action_mask[dealt, claim].all()
+    assert not s.legal_action_mask[~dealt, claim].any()
+
+
+def test_f7_api_test_on_a_seed_dealing_49_or_50() -> None:
+    game = make_game("flipflop", num_players=7)
+    totals = hand_totals(game.init(0, batch_size=SEEDS).hands)
+    seed = int(np.flatnonzero(((totals == 49) | (totals == 50)).any(axis=1))[0])
+    env = flipflop_v0.env(num_players=7)
+    env.reset(seed=seed)
+    assert not any(env.terminations.values()) and not any(env.truncations.values())
+    api_test(flipflop_v0.env(num_players=7), num_cycles=50)
