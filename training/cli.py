@@ -15,6 +15,7 @@ COMMANDS = {
     "train": "training.cmd_train",
     "play": "training.cmd_play",
     "replay": "training.cmd_replay",
+    "league": "training.cmd_league",
 }
 """Sub-command name → module defining ``add_parser``."""
 

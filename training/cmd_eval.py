@@ -11,12 +11,14 @@ import json
 import re
 import sys
 import typing
+from contextlib import closing
 from pathlib import Path
 from typing import Any, Literal
 
 from agents.registry import SPEC_HELP, make_agent
 from envs.registry import GAME_CLASSES, game_class, make_game
 from training.evaluate import EvalResult, evaluate
+from training.executors import add_executor_arguments, executor_from_args
 
 
 def parse_options(game: str, items: list[str]) -> dict[str, Any]:
@@ -63,8 +65,9 @@ def run(args: argparse.Namespace) -> None:
                 f"got {len(args.agents)}: {' '.join(args.agents)}"
             )
         agents = [make_agent(spec, game) for spec in args.agents]
-        result = evaluate(game, agents, deals=args.deals, seed=args.seed, batch_size=args.batch_size,
-                          names=args.agents)
+        with closing(executor_from_args(args)) as executor:
+            result = evaluate(game, agents, deals=args.deals, seed=args.seed, batch_size=args.batch_size,
+                              names=args.agents, executor=executor, specs=args.agents)
     except ValueError as e:  # bad options, agent specs, model files, sizes: one clear line, exit status 2
         print(f"cardgym eval: error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -92,8 +95,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", type=int, default=20_000,
                    help="episodes to play, rounded up to whole groups of one seed x all seat rotations")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--batch-size", type=int, default=8192, help="tables stepped at once")
+    p.add_argument("--batch-size", type=int, default=8192, help="tables stepped at once (one shard of work each)")
     p.add_argument("--out", default="eval_results", help="folder for the JSON and PNG (default eval_results)")
     p.add_argument("--no-plot", action="store_true", help="write the JSON only")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
+    add_executor_arguments(p)
     p.set_defaults(func=run)
