@@ -11,13 +11,14 @@ on the executor. Workers build games and agents from their specs (:class:`TableS
   the cluster at an address (``auto``, ``host:6379``, ``ray://host:10001``) or ``RAY_ADDRESS``. Every node needs the
   same cardgym version (the shards check it).
 
-Ray token authentication (Ray >= 2.59 turns it on for the local clusters that ``ray.init()`` starts; Ray 2.61 for
-every cluster): a local cluster started here keeps it on. When neither ``RAY_AUTH_MODE`` nor a token
-(``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH``, ``~/.ray/auth_token``) is set, this process puts a fresh random token
-in its own environment for the Ray processes it starts, instead of letting Ray write one to ``~/.ray/auth_token``;
-an explicit ``RAY_AUTH_MODE`` (``token`` or ``disabled``) or an existing token is used as it is. To join a cluster
-that uses tokens, set ``RAY_AUTH_MODE=token`` and the cluster's token (``RAY_AUTH_TOKEN`` or ``RAY_AUTH_TOKEN_PATH``;
-``ray get-auth-token`` on the head prints it) before running; a refused connection stops the run with one line.
+Ray token authentication (on by default for the local clusters ``ray.init()`` starts since Ray 2.59, for every
+cluster from Ray 2.61; a cluster with it refuses clients without its token): this module keeps it on and never
+disables it. An explicit ``RAY_AUTH_MODE`` (``token`` or ``disabled``) is used as it is. Otherwise a client with a
+token (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``) runs in token mode, for a local cluster
+as for a remote one (a token-mode client also reaches a cluster without authentication); a local cluster without any
+token gets a fresh random one in this process's environment, inherited by the Ray processes it starts, where Ray
+itself would write one to ``~/.ray/auth_token``. To join a cluster that uses tokens, bring its token
+(``ray get-auth-token`` on the head prints it); a refused connection stops the run with one line.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ import argparse
 import dataclasses
 import functools
 import importlib.metadata
+import importlib.util
 import multiprocessing
 import os
 import secrets
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -160,44 +163,48 @@ def _default_token_path() -> Path:
     return Path.home() / ".ray" / "auth_token"
 
 
-def ensure_local_ray_token() -> str:
-    """Before starting a local Ray: keep token authentication on without writing a token to the home folder.
+def prepare_ray_auth(local: bool, set_mode: bool) -> str:
+    """Token authentication before ``ray.init``; returns where the token comes from, for messages.
 
-    Returns where the token comes from ("RAY_AUTH_MODE=disabled", "RAY_AUTH_TOKEN", …, or "a fresh token for this
-    process"). Nothing is changed when the user chose a mode or has a token."""
+    An explicit ``RAY_AUTH_MODE`` is left as it is. Otherwise, with a token (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``), or for a ``local`` cluster with a fresh random token put in
+    this process's environment (inherited by the Ray processes it starts; nothing is written to disk), the mode
+    becomes ``token`` when ``set_mode`` (Ray reads it when imported: only before the first ``import ray``; later,
+    Ray >= 2.59 turns it on by itself for a local cluster). A token-mode client also connects to a cluster without
+    authentication."""
     mode = os.environ.get("RAY_AUTH_MODE")
     if mode is not None:
         return f"RAY_AUTH_MODE={mode}"
-    for var in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
-        if os.environ.get(var):
-            return var
-    if _default_token_path().is_file():
-        return str(_default_token_path())
-    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # inherited by the Ray processes started from here only
-    return "a fresh token for this process"
+    source = next((var for var in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH") if os.environ.get(var)), None)
+    if source is None and _default_token_path().is_file():
+        source = str(_default_token_path())
+    if source is None:
+        if not local:
+            return "no token found"
+        os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+        source = "a fresh token for this process"
+    if set_mode:
+        os.environ["RAY_AUTH_MODE"] = "token"
+    return source
 
 
 class RayExecutor:
     """One Ray task per shard: on a new local Ray (``address`` None and no ``RAY_ADDRESS``) or on a cluster."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None) -> None:
-        try:
-            import ray
-        except ModuleNotFoundError as e:
-            if e.name != "ray":
-                raise
-            raise ExecutorError(f"--ray needs Ray, which is not installed: {RAY_INSTALL_HINT}") from None
-        self._ray = ray
+        if "ray" not in sys.modules and importlib.util.find_spec("ray") is None:
+            raise ExecutorError(f"--ray needs Ray, which is not installed: {RAY_INSTALL_HINT}")
         target = address or os.environ.get("RAY_ADDRESS") or None
-        self._owned = not ray.is_initialized()
+        self._owned = not ("ray" in sys.modules and sys.modules["ray"].is_initialized())
+        auth = prepare_ray_auth(local=target is None, set_mode="ray" not in sys.modules) if self._owned else ""
+        import ray
+
+        self._ray = ray
         if not self._owned:
             self.description = "the Ray instance this process is connected to"
             return
-        if target is None:
-            auth = ensure_local_ray_token()
-            self.description = f"a local Ray (token authentication: {auth})"
-        else:
-            self.description = f"the Ray cluster at {target}"
+        where = "a local Ray" if target is None else f"the Ray cluster at {target}"
+        self.description = f"{where} (token authentication: {auth})"
         local = {"num_cpus": num_cpus, "include_dashboard": False} if target is None else {}
         try:
             ray.init(address=target, logging_level="WARNING", **local)
@@ -205,10 +212,9 @@ class RayExecutor:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             hint = ""
             if target is not None:
-                hint = (" (a cluster with token authentication needs RAY_AUTH_MODE=token and its token in "
-                        "RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH: `ray get-auth-token` on the head)")
-            raise ExecutorError(f"--ray: cannot start or reach Ray at {target or 'a new local instance'}: "
-                                f"{first}{hint}") from None
+                hint = (" (a cluster with token authentication needs its token in RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH "
+                        "or ~/.ray/auth_token: `ray get-auth-token` on the head prints it)")
+            raise ExecutorError(f"--ray: cannot start or reach {where}: {first}{hint}") from None
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[tuple[int, R]]:
         ray = self._ray
