@@ -188,11 +188,18 @@ def prepare_ray_auth(local: bool, set_mode: bool) -> str:
     return source
 
 
+def _ray_installed() -> bool:
+    """Whether ``import ray`` would work (without importing it: Ray reads its authentication mode on import)."""
+    if "ray" in sys.modules:
+        return sys.modules["ray"] is not None
+    return importlib.util.find_spec("ray") is not None
+
+
 class RayExecutor:
     """One Ray task per shard: on a new local Ray (``address`` None and no ``RAY_ADDRESS``) or on a cluster."""
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None) -> None:
-        if "ray" not in sys.modules and importlib.util.find_spec("ray") is None:
+        if not _ray_installed():
             raise ExecutorError(f"--ray needs Ray, which is not installed: {RAY_INSTALL_HINT}")
         target = address or os.environ.get("RAY_ADDRESS") or None
         self._owned = not ("ray" in sys.modules and sys.modules["ray"].is_initialized())
