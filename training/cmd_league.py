@@ -27,14 +27,19 @@ from training.league import LeagueConfig, LeagueRun, league_files
 
 
 def run(args: argparse.Namespace) -> None:
+    files: dict[str, Path] = {}
     try:
         config = LeagueConfig(
             game=args.game, num_players=args.players, agents=tuple(args.agents), deals=args.deals, seed=args.seed,
             options=tuple(parse_options(args.game, args.option or []).items()), shard_groups=args.shard_groups,
         )
         league = LeagueRun(config, out=args.out, force=args.force)  # checks everything before any work starts
+        files = league_files(Path(args.out), league.config)
         with closing(executor_from_args(args)) as executor:
-            print(f"cardgym league: shards run {executor.description}", file=sys.stderr)
+            print(f"cardgym league: {league.plan.shards} shards, run {executor.description}", file=sys.stderr)
+            if league.resumed:
+                print(f"cardgym league: resuming: {league.resumed} shards were played before ({files['shards']})",
+                      file=sys.stderr)
             with tqdm(desc="shards", unit="shard", file=sys.stderr, disable=args.quiet, leave=False) as bar:
 
                 def progress(done: int, total: int) -> None:
@@ -46,11 +51,11 @@ def run(args: argparse.Namespace) -> None:
     except (ValueError, FileExistsError) as e:  # bad arguments, agents, options, files: one line, exit status 2
         print(f"cardgym league: error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
-    if result.resumed_shards:
-        print(f"resumed: {result.resumed_shards} of {result.plan.shards} shards were played by an earlier run",
-              file=sys.stderr)
+    except KeyboardInterrupt:
+        saved = f"the finished shards are in {files['shards']}: the same command resumes" if files else "nothing ran"
+        print(f"cardgym league: interrupted; {saved}", file=sys.stderr)
+        raise SystemExit(130) from None
     print(result.table())
-    files = league_files(Path(args.out), result.config)
     written = [files["json"]]
     if not args.no_plot:
         from training.league_report import plot_league

@@ -9,7 +9,7 @@ on the executor. Workers build games and agents from their specs (:class:`TableS
   (``spawn`` where there is none): no process inherits the parent's threads or open files.
 - :class:`RayExecutor`: one Ray task per shard (``pip install 'cardgym[ray]'``), on a new local Ray instance, or on
   the cluster at an address (``auto``, ``host:6379``, ``ray://host:10001``) or ``RAY_ADDRESS``. Every node needs the
-  same cardgym version (the shards check it).
+  same cardgym version (the shards check it), and the model files of ``ppo:`` agents at the same paths.
 
 Ray token authentication (on by default for the local clusters ``ray.init()`` starts since Ray 2.59, for every
 cluster from Ray 2.61; a cluster with it refuses clients without its token): this module keeps it on and never
@@ -225,7 +225,7 @@ class RayExecutor:
 
     def map_unordered(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[tuple[int, R]]:
         ray = self._ray
-        remote = ray.remote(num_cpus=1, max_retries=0)(fn)
+        remote = ray.remote(num_cpus=1)(fn)  # pure tasks: Ray may rerun one whose node died
         pending = {remote.remote(task): i for i, task in enumerate(tasks)}
         try:
             while pending:
