@@ -209,6 +209,18 @@ class LeagueResult:
         return league_table(self)
 
 
+def json_text(data: Any, indent: str = "") -> str:
+    """JSON with one item per line, except that lists of plain values (one deal's results, a seed list, a matrix
+    row) stay on one line."""
+    inner = indent + " "
+    if isinstance(data, dict) and data:
+        items = [f"{inner}{json.dumps(str(k))}: {json_text(v, inner)}" for k, v in data.items()]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    if isinstance(data, list) and any(isinstance(v, (dict, list)) for v in data):
+        return "[\n" + ",\n".join(inner + json_text(v, inner) for v in data) + f"\n{indent}]"
+    return json.dumps(data)
+
+
 def league_files(out: Path, config: LeagueConfig) -> dict[str, Path]:
     """The files of a league in ``out``: ``json``, ``png`` and ``shards`` (the JSON Lines of finished shards)."""
     stem = f"league_{config.game}_{config.num_players}p"
@@ -358,7 +370,7 @@ class LeagueRun:
         )
         if self.files is not None:
             self.files["json"].parent.mkdir(parents=True, exist_ok=True)
-            self.files["json"].write_text(json.dumps(result.to_dict(), indent=1) + "\n")
+            self.files["json"].write_text(json_text(result.to_dict()) + "\n")
             self.files["png"].unlink(missing_ok=True)  # the caller plots this league, if it plots
             self.files["shards"].unlink(missing_ok=True)  # every result is in the JSON now
         result.seconds = time.perf_counter() - t0
