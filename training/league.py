@@ -39,6 +39,7 @@ from envs.aec import env_version
 from envs.registry import make_game
 from training.evaluate import UNITS, group_seeds, play_duplicate
 from training.executors import Executor, InProcess, TableSpec
+from training.league_report import league_table
 from training.league_schedule import pair_meetings, schedule_lineups
 from training.league_stats import LeagueStats, league_stats
 
@@ -76,6 +77,8 @@ class LeagueConfig:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+        if isinstance(self.agents, str) or not all(isinstance(a, str) and a.strip() for a in self.agents):
+            raise ValueError(f"agents must be a list of agent specs, got {self.agents!r}")
         duplicates = sorted({a for a in self.agents if self.agents.count(a) > 1})
         if duplicates:
             raise ValueError(f"each agent enters a league once; repeated: {' '.join(duplicates)}")
@@ -204,8 +207,6 @@ class LeagueResult:
 
     def table(self) -> str:
         """The printed results: the ranking by rating, each agent's mean result and the payoff matrix."""
-        from training.league_report import league_table
-
         return league_table(self)
 
 
