@@ -28,6 +28,12 @@ from envs.gamelog import GameRecorder
 RESET_OPTIONS = ("deck", "dealer")
 
 
+def env_version(game_name: str) -> str:
+    """The versioned environment name of a game (``tripoli_v0``): the AEC face's ``metadata["name"]``, recorded in
+    results (leagues)."""
+    return f"{game_name}_v0"
+
+
 class CardGymEnv(AECEnv):
     """A PettingZoo AEC environment over one table of a batched game core."""
 
@@ -42,7 +48,7 @@ class CardGymEnv(AECEnv):
         self.recorder: GameRecorder | None = None if log_path is None else GameRecorder(log_path)
         """Records each game (JSON Lines, :mod:`envs.gamelog`) when set."""
         self.render_mode = render_mode
-        self.metadata = {**type(self).metadata, "name": f"{game.name}_v0"}
+        self.metadata = {**type(self).metadata, "name": env_version(game.name)}
         self.possible_agents = [f"player_{s}" for s in range(game.num_players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         obs_box = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)

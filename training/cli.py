@@ -27,6 +27,7 @@ COMMANDS = {
     "play": "training.cmd_play",
     "replay": "training.cmd_replay",
     "agents": "training.cmd_agents",
+    "league": "training.cmd_league",
 }
 """Sub-command name → module defining ``add_parser``."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from contextlib import closing
 from pathlib import Path
 
 from agents.registry import SPEC_HELP, make_agent
@@ -29,7 +30,8 @@ from training.cli_args import (
     positive_int,
     seed_int,
 )
-from training.evaluate import advantage, evaluate, rule_options
+from training.evaluate import advantage, evaluate
+from training.executors import add_executor_arguments, executor_from_args, game_options
 
 
 def file_stem(game: str, num_players: int, agents: list[str], options: dict) -> str:
@@ -50,19 +52,22 @@ def run(args: argparse.Namespace) -> None:
     outputs = []
     if not args.no_save:
         check_output_folder(args.out, "--out")
-        stem = file_stem(game.name, n, args.agents, rule_options(game.config))
+        stem = file_stem(game.name, n, args.agents, game_options(game))
         kinds = ["json"] if args.no_plot else ["json", "png"]
         outputs = [Path(args.out) / f"{stem}.{kind}" for kind in kinds]
         for path in outputs:
             check_output_file(path, "--out", args.force)
     agents = [make_agent(spec, game) for spec in args.agents]
     baseline = None if args.baseline is None else make_agent(args.baseline, game)
-    result = evaluate(game, agents, deals=args.deals, seed=args.seed, batch_size=args.batch_size, names=args.agents)
+    with closing(executor_from_args(args)) as executor:
+        result = evaluate(game, agents, deals=args.deals, seed=args.seed, batch_size=args.batch_size,
+                          names=args.agents, executor=executor, specs=args.agents)
+        base = None if baseline is None else evaluate(
+            game, [baseline] + agents[1:], deals=args.deals, seed=args.seed, batch_size=args.batch_size,
+            names=[args.baseline] + args.agents[1:], executor=executor, specs=[args.baseline] + args.agents[1:])
     print(result.table())
     report = result.to_dict()
-    if baseline is not None:
-        base = evaluate(game, [baseline] + agents[1:], deals=args.deals, seed=args.seed, batch_size=args.batch_size,
-                        names=[args.baseline] + args.agents[1:])
+    if base is not None:
         mean, half = advantage(result, base)
         print(f"baseline: {args.baseline} in the place of {args.agents[0]} makes {base.mean[0]:+.3f} ± "
               f"{base.ci95[0]:.3f} {result.unit} / episode")
@@ -98,4 +103,5 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-plot", action="store_true", help="write the JSON only")
     p.add_argument("--no-save", action="store_true", help="print the results only, write no files")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
+    add_executor_arguments(p)
     p.set_defaults(func=run)

@@ -30,6 +30,7 @@ from agents.base import Agent, agent_label
 from agents.random_agent import RandomAgent
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import hash_u64
+from training.executors import Executor, InProcess, TableSpec, game_options
 
 Z95 = 1.959963984540054
 """Two-sided 95% normal quantile."""
@@ -159,12 +160,6 @@ def advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -> tuple
     return float(mean), float(half)
 
 
-def rule_options(config: Any) -> dict[str, Any]:
-    """The rule options of a game's config that differ from their defaults (what an :class:`EvalResult` records)."""
-    defaults = {f.name: f.default for f in dataclasses.fields(config)}
-    return {k: v for k, v in dataclasses.asdict(config).items() if v != defaults[k]}
-
-
 def group_seeds(seed: int, groups: int) -> np.ndarray:
     """The table seed of each deal group: a hash of ``(seed, group)``."""
     return hash_u64(np.full(groups, seed, dtype=np.uint64), np.arange(groups, dtype=np.uint64))
@@ -241,6 +236,56 @@ def play_tables(
     return returns, decisions
 
 
+def play_duplicate(
+    game: BatchedGame, agents: list[Agent], seeds: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, int]:
+    """Play each deal group of ``seeds`` in all ``n`` rotations (in rotation ``r`` agent ``i`` sits at seat
+    ``(i + r) % n``). Returns ``returns[g, r, i]``, agent ``i``'s return in rotation ``r`` of group ``g``, and the
+    number of decisions taken."""
+    n, k = game.num_players, len(seeds)
+    rot = np.arange(n)
+    seat_agent = np.tile((rot[None, :] - rot[:, None]) % n, (k, 1))  # table (g, r): seat s holds agent (s - r) % n
+    returns, decisions = play_tables(game, agents, seat_agent, np.repeat(seeds, n), rng)
+    agent_seat = (rot[None, :] + rot[:, None]) % n  # [r, i]: the seat of agent i in rotation r
+    return np.take_along_axis(returns.reshape(k, n, n), np.broadcast_to(agent_seat, (k, n, n)), axis=2), decisions
+
+
+def win_shares(returns: np.ndarray) -> np.ndarray:
+    """The win share of each player (last axis) of each episode: 1 to the single highest return, ``1/k`` each to
+    ``k`` tied for it, 0 to everybody when all returns are equal."""
+    top = returns.max(axis=-1, keepdims=True)
+    winners = (returns >= top - 1e-9) & (returns.min(axis=-1, keepdims=True) < top - 1e-9)
+    return winners / np.maximum(winners.sum(axis=-1, keepdims=True), 1)
+
+
+def play_chunk(
+    game: BatchedGame, agents: list[Agent], seeds: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """One chunk of an evaluation: each agent's mean return and win share per deal group, and the decisions."""
+    returns, decisions = play_duplicate(game, agents, seeds, rng)
+    return returns.mean(axis=1), win_shares(returns).mean(axis=1), decisions
+
+
+@dataclasses.dataclass(frozen=True)
+class EvalChunk:
+    """One chunk of an evaluation as a task for an executor (plain values only)."""
+
+    table: TableSpec
+    """The game and the agents' specs, one per seat."""
+    seeds: np.ndarray
+    """The deal groups of the chunk."""
+    seed: int
+    """The evaluation's seed."""
+    chunk: int
+    """Index of the chunk: the agents' random stream is ``default_rng([seed, chunk])``."""
+
+
+def eval_chunk(task: EvalChunk) -> tuple[np.ndarray, np.ndarray, int]:
+    """:func:`play_chunk` of a task, in whatever process runs it."""
+    game, agents = task.table.build()
+    return play_chunk(game, agents, task.seeds, np.random.default_rng([task.seed, task.chunk]))
+
+
 def evaluate(
     game: BatchedGame,
     agents: list[Agent],
@@ -248,9 +293,15 @@ def evaluate(
     seed: int = 0,
     batch_size: int = 8192,
     names: list[str] | None = None,
+    executor: Executor | None = None,
+    specs: list[str] | None = None,
 ) -> EvalResult:
     """Duplicate tournament of ``agents`` (one per seat) over at least ``deals`` episodes (rounded up to whole deal
-    groups of ``num_players`` rotations). ``names`` label the agents in the result (default: their ``name``)."""
+    groups of ``num_players`` rotations). ``names`` label the agents in the result (default: their ``name``).
+
+    With an ``executor`` (:mod:`training.executors`: a process pool or Ray) each chunk of ``batch_size`` tables is a
+    task whose worker builds the game and the agents from ``specs`` (their registry specs); the result is the same
+    as in this process."""
     n = game.num_players
     if len(agents) != n:
         raise ValueError(f"{game.name} with {n} players needs {n} agents (one per seat), got {len(agents)}")
@@ -265,31 +316,29 @@ def evaluate(
     groups = -(-int(deals) // n)
     per_chunk = batch_size // n
     seeds = group_seeds(int(seed), groups)
-    rot = np.arange(n)
-    # table (g, r): agent i sits at seat (i + r) % n, i.e. seat s holds agent (s - r) % n
-    seat_agent_rot = (rot[None, :] - rot[:, None]) % n  # [r, s]
-    agent_seat_rot = (rot[None, :] + rot[:, None]) % n  # [r, i]
+    starts = range(0, groups, per_chunk)
+    t0 = time.perf_counter()
+    if executor is None or isinstance(executor, InProcess):  # the agents at hand
+        chunks = (play_chunk(game, agents, seeds[start:start + per_chunk], np.random.default_rng([seed, chunk]))
+                  for chunk, start in enumerate(starts))
+    else:
+        if specs is None or len(specs) != n:
+            raise ValueError(f"an executor builds the agents from their specs: pass {n} agent specs")
+        table = TableSpec.of(game, specs)
+        tasks = [EvalChunk(table, seeds[start:start + per_chunk], int(seed), chunk)
+                 for chunk, start in enumerate(starts)]
+        chunks = (result for _, result in sorted(executor.map_unordered(eval_chunk, tasks), key=lambda r: r[0]))
     group_returns = np.empty((groups, n))
     group_wins = np.empty((groups, n))
     decisions = 0
-    t0 = time.perf_counter()
-    for chunk, start in enumerate(range(0, groups, per_chunk)):
-        g = seeds[start:start + per_chunk]
-        k = len(g)
-        seat_agent = np.tile(seat_agent_rot, (k, 1))
-        returns, d = play_tables(game, agents, seat_agent, np.repeat(g, n), np.random.default_rng([seed, chunk]))
+    for start, (returns, wins, d) in zip(starts, chunks, strict=True):
+        group_returns[start:start + len(returns)] = returns
+        group_wins[start:start + len(returns)] = wins
         decisions += d
-        top = returns.max(axis=1, keepdims=True)
-        winners = (returns >= top - 1e-9) & (returns.min(axis=1, keepdims=True) < top - 1e-9)
-        wins = winners / np.maximum(winners.sum(axis=1, keepdims=True), 1)
-        by_agent = np.tile(agent_seat_rot, (k, 1))
-        rows = np.arange(k * n)[:, None]
-        group_returns[start:start + k] = returns[rows, by_agent].reshape(k, n, n).mean(axis=1)
-        group_wins[start:start + k] = wins[rows, by_agent].reshape(k, n, n).mean(axis=1)
     return EvalResult(
         game=game.name,
         num_players=n,
-        options=rule_options(game.config),
+        options=game_options(game),
         agents=list(names) if names is not None else [_agent_label(a, i) for i, a in enumerate(agents)],
         seed=int(seed),
         batch_size=per_chunk * n,
