@@ -86,13 +86,13 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
     def observation_size(self) -> int:
         return view.OBS_SIZE
 
-    def action_name(self, action: int) -> str:
-        return T.ACTION_NAMES[int(action)]
+    def _action_name(self, action: int) -> str:
+        return T.ACTION_NAMES[action]
 
-    def observe(self, state: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
+    def _observe(self, state: FlipFlopState, seats: np.ndarray) -> np.ndarray:
         return view.observe(state, seats)
 
-    def render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool = True) -> str:
+    def _render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool) -> str:
         return view.render(state, table, viewer, unicode)
 
     # ----- deal ----------------------------------------------------------------------------------------------------
