@@ -117,7 +117,7 @@ class CardVecEnv(VecEnv):
         dealt after it gets the table seed ``hash(seed, k)`` (k = 0, 1, ...)."""
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % 2**64)
-        self._seed = check_int(seed, "seed", 0, U64_MAX)
+        self._seed = check_int(seed, "seed", 0, U64_MAX, allowed="None or an integer 0..2**64-1")
         self._seeds = [self._seed] * self.num_envs
         return [self._seed]
 
