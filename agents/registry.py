@@ -61,7 +61,7 @@ def _import_class(path: str, spec: str) -> type:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
-        if e.name is not None and module_name.startswith(e.name):
+        if e.name is not None and (module_name == e.name or module_name.startswith(e.name + ".")):
             raise AgentSpecError(f"agent {spec!r}: no module named {module_name!r}") from e
         raise AgentSpecError(f"agent {spec!r}: importing {module_name!r} failed: {_one_line(e)}") from e
     except Exception as e:  # the module's own code failed: report it on one line, the traceback stays chained
