@@ -89,13 +89,15 @@ def int_array(value: Any, name: str, allowed: str) -> np.ndarray:
 def seat_array(value: Any, name: str, batch_size: int, num_players: int) -> np.ndarray:
     """``(batch_size,) int64`` seats from one seat (broadcast to every table) or one seat per table."""
     allowed = f"a seat 0..{num_players - 1} (one int, or one per table: shape ({batch_size},))"
+    if is_int(value):  # the common single seat, without building an array first
+        return np.full(batch_size, check_int(value, name, 0, num_players - 1, allowed=allowed), dtype=np.int64)
     arr = int_array(value, name, allowed)
     if arr.ndim > 1 or (arr.ndim == 1 and arr.shape != (batch_size,)):
         raise ArgumentError(f"{name} must be {allowed}, got shape {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() >= num_players):
-        bad = arr[(arr < 0) | (arr >= num_players)].flat[0]
-        raise ArgumentError(f"{name} must be {allowed}, got {int(bad)}")
-    return np.broadcast_to(arr.astype(np.int64, copy=False), (batch_size,))
+    outside = (arr < 0) | (arr >= num_players)
+    if outside.any():
+        raise ArgumentError(f"{name} must be {allowed}, got {int(arr[outside].flat[0])}")
+    return np.full(batch_size, arr, dtype=np.int64) if arr.ndim == 0 else arr.astype(np.int64, copy=False)
 
 
 def table_indices(value: Any, name: str, batch_size: int) -> np.ndarray:

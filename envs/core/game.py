@@ -169,12 +169,13 @@ class BatchedGame(ABC, Generic[S]):
         b = state.batch_size
         idx = np.arange(b) if tables is None else table_indices(tables, "tables", b)
         allowed = f"action ids 0..{self.num_actions - 1}: one int, {idx.size} (one per selected table) or {b}"
-        acts = int_array(actions, "actions", allowed)
-        if acts.ndim == 1 and acts.shape == (b,) and idx.size != b:
-            acts = acts[idx]
-        elif acts.ndim > 1 or (acts.ndim == 1 and acts.shape != idx.shape):
-            raise ArgumentError(f"actions must be {allowed}, got shape {acts.shape}")
-        given = np.broadcast_to(acts, idx.shape)
+        given = int_array(actions, "actions", allowed)
+        if given.ndim == 0:
+            given = np.full(idx.shape, given, dtype=given.dtype)
+        elif given.shape == (b,) and idx.size != b:
+            given = given[idx]
+        elif given.shape != idx.shape:
+            raise ArgumentError(f"actions must be {allowed}, got shape {given.shape}")
         in_range = (given >= 0) & (given < self.num_actions)  # before int64: a uint64 above 2**63 must not wrap
         acts = given.astype(np.int64, copy=False)
         live = ~(state.terminated[idx] | state.truncated[idx])
@@ -194,7 +195,7 @@ class BatchedGame(ABC, Generic[S]):
         if not live.all():
             idx, acts = idx[live], acts[live]
         if idx.size:
-            self._step(state, idx, np.ascontiguousarray(acts))
+            self._step(state, idx, acts)
         return state
 
     def observe(self, state: S, seats: np.ndarray | int) -> np.ndarray:
