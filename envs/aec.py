@@ -67,11 +67,17 @@ class CardGymEnv(AECEnv):
         self.state_ = None
 
     # ----- spaces ------------------------------------------------------------------------------------------------
+    def _seat(self, agent: str) -> int:
+        """The seat of ``agent`` (``player_<seat>``)."""
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise ArgumentError(f"agent must be one of {', '.join(self.possible_agents)}, got {show(agent)}")
+        return self.agent_name_mapping[agent]
+
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_spaces[agent]
+        return self._observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[agent]
+        return self._action_spaces[self.possible_agents[self._seat(agent)]]
 
     # ----- episode -----------------------------------------------------------------------------------------------
     def _need_state(self, what: str) -> None:
@@ -157,10 +163,8 @@ class CardGymEnv(AECEnv):
 
     # ----- observation -------------------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if agent not in self.agent_name_mapping:
-            raise ArgumentError(f"agent must be one of {', '.join(self.possible_agents)}, got {show(agent)}")
+        seat = self._seat(agent)
         self._need_state("observe()")
-        seat = self.agent_name_mapping[agent]
         obs = self.game.observe(self.state_, seat)[0]
         if seat == int(self.state_.current_player[0]):
             mask = self.state_.legal_action_mask[0].astype(np.int8)

@@ -141,7 +141,10 @@ def test_bad_reset_options_refused_env_unchanged(name: str) -> None:
 def test_unknown_agent_and_action_name(name: str) -> None:
     env = _raw_env(name)
     env.reset(seed=1)
-    refused(lambda: env.observe("player_7"), ArgumentError, "agent must be one of player_0, player_1, player_2")
+    for call in (env.observe, env.observation_space, env.action_space):
+        for agent in ("player_7", 0, ["player_0"]):
+            refused(lambda call=call, agent=agent: call(agent), ArgumentError,
+                    "agent must be one of player_0, player_1, player_2")
     refused(lambda: env.action_name(-1), ArgumentError, "action must be an action id 0..")
     refused(lambda: env.action_name(1.0), ArgumentError, "action must be an action id 0..")
     assert env.action_name(np.int64(0)) == env.game.action_name(0)
