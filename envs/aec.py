@@ -74,10 +74,12 @@ class CardGymEnv(AECEnv):
         return self.agent_name_mapping[agent]
 
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)
+        return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)
+        return self._action_spaces[agent]
 
     # ----- episode -----------------------------------------------------------------------------------------------
     def _need_state(self, what: str) -> None:
