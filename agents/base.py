@@ -12,10 +12,11 @@ never mixed up.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame
 
 
@@ -48,3 +49,15 @@ def agent_label(agent: object) -> str:
     """``"name@vN"``: the agent's name and behaviour version (version 1 for agents that declare none)."""
     name = getattr(agent, "name", None) or type(agent).__name__
     return f"{name}@v{int(getattr(agent, 'version', 1))}"
+
+
+def check_agent(agent: Any, game: BatchedGame, argument: str) -> None:
+    """Raise :class:`~envs.core.checks.ArgumentError` (naming ``argument``) unless ``agent`` has an ``act`` method
+    and, if it says which game it was built for (its ``game`` attribute), that is ``game``'s rules, table size and
+    options: an agent built for another game reads its observations wrongly and may not fit its action space."""
+    if not callable(getattr(agent, "act", None)):
+        raise ArgumentError(f"{argument} must be an agent with an act(obs, mask, rng) method, got {show(agent)}")
+    built = getattr(agent, "game", None)
+    if isinstance(built, BatchedGame) and not built.same_game(game):
+        name = getattr(agent, "name", type(agent).__name__)
+        raise ArgumentError(f"{argument} ({name!r}) was built for {built!r}, not for {game!r}; build it for this game")

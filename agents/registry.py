@@ -5,46 +5,93 @@ Specs:
 - a bot name of the game's zoo (:data:`agents.zoo.BOTS`; ``cardgym agents --game G`` lists them): ``random``
   (uniform over the legal actions), ``heuristic`` (the game's hand-written heuristic) and the playing styles;
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
-- ``module:Class``: any importable agent class, constructed as ``Class(game)``.
+- ``module:Class``: any importable agent class, constructed as ``Class(game)``. Such a spec imports the module,
+  which runs its code: that is its purpose (your own agent, in your own file), so use only modules you trust. As
+  with ``python -m``, modules are found in the current directory too (``mybots:Bot`` is ``./mybots.py``): the
+  current directory is put first on ``sys.path`` when such a spec is imported, if it is not on it already.
+
+Every spec that names no agent, a module that cannot be imported, a class whose constructor fails, an object without
+``act(obs, mask, rng)``, or an agent built for another game raises :class:`AgentSpecError` with one line.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from pathlib import Path
 
-from agents.base import Agent
+from agents.base import Agent, check_agent
 from agents.zoo import BOTS, bot_class
+from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame
 
 SPEC_HELP = "a bot name (random, heuristic, … : cardgym agents --game G), ppo:path/to/model.zip or module:Class"
 
 
-class AgentSpecError(ValueError):
+class AgentSpecError(ArgumentError):
     """An agent spec that names no agent, or an agent that cannot be built for this game."""
+
+
+def _one_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"
+
+
+def _cwd_on_path() -> None:
+    """Put the current directory first on ``sys.path`` if it is not on it (what ``python -m`` does)."""
+    cwd = os.getcwd()
+    if "" not in sys.path and cwd not in sys.path:
+        sys.path.insert(0, cwd)
 
 
 def _import_class(path: str, spec: str) -> type:
     module_name, _, cls_name = path.partition(":")
+    if module_name.endswith(".py"):
+        raise AgentSpecError(f"agent {spec!r}: give the module name ({module_name[:-3]!r}), not the file name")
+    if not all(part.isidentifier() for part in module_name.split(".")) or not cls_name.isidentifier():
+        raise AgentSpecError(f"agent {spec!r}: a module:Class spec needs a module name and a class name, "
+                             "e.g. mybots:Bot")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as e:
-        if e.name is not None and module_name.startswith(e.name):
+        if e.name is not None and (module_name == e.name or module_name.startswith(e.name + ".")):
             raise AgentSpecError(f"agent {spec!r}: no module named {module_name!r}") from e
-        raise
+        raise AgentSpecError(f"agent {spec!r}: importing {module_name!r} failed: {_one_line(e)}") from e
+    except Exception as e:  # the module's own code failed: report it on one line, the traceback stays chained
+        raise AgentSpecError(f"agent {spec!r}: importing {module_name!r} failed: {_one_line(e)}") from e
     if not hasattr(module, cls_name):
         raise AgentSpecError(f"agent {spec!r}: module {module_name!r} has no attribute {cls_name!r}")
-    return getattr(module, cls_name)
+    cls = getattr(module, cls_name)
+    if not callable(cls):
+        raise AgentSpecError(f"agent {spec!r}: {module_name}.{cls_name} is not a class, got {show(cls)}")
+    if isinstance(cls, type) and not callable(getattr(cls, "act", None)):
+        raise AgentSpecError(f"agent {spec!r}: {cls.__name__} has no act(obs, mask, rng) method")
+    return cls
+
+
+def _build(cls: type, game: BatchedGame, spec: str) -> Agent:
+    """``cls(game)``, checked: it must build, have ``act`` and be built for ``game``."""
+    try:
+        agent = cls(game)
+    except Exception as e:
+        raise AgentSpecError(f"agent {spec!r}: {getattr(cls, '__name__', cls)}({game!r}) failed: {_one_line(e)}") from e
+    try:
+        check_agent(agent, game, f"agent {spec!r}")
+    except ArgumentError as e:
+        raise AgentSpecError(str(e)) from None
+    return agent
 
 
 def make_agent(spec: str, game: BatchedGame) -> Agent:
     """The agent named by ``spec`` (see the module docstring), built for ``game``."""
     if not isinstance(spec, str) or not spec.strip():
-        raise AgentSpecError(f"an agent spec must be a non-empty string ({SPEC_HELP}), got {spec!r}")
+        raise AgentSpecError(f"an agent spec must be a non-empty string ({SPEC_HELP}), got {show(spec)}")
+    if not isinstance(game, BatchedGame):
+        raise AgentSpecError(f"game must be a game core (envs.registry.make_game), got {show(game)}")
     spec = spec.strip()
     bots = BOTS.get(game.name, {})
     if spec in bots:
-        return bot_class(game.name, spec)(game)
+        return _build(bot_class(game.name, spec), game, spec)
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]
         if not Path(path).is_file():
@@ -59,11 +106,8 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
             raise
         return module.PPOAgent(game, path)
     if ":" in spec:
-        cls = _import_class(spec, spec)
-        agent = cls(game)
-        if not callable(getattr(agent, "act", None)):
-            raise AgentSpecError(f"agent {spec!r}: {cls.__name__} has no act(obs, mask, rng) method")
-        return agent
+        _cwd_on_path()
+        return _build(_import_class(spec, spec), game, spec)
     raise AgentSpecError(
         f"unknown agent {spec!r}; known agents: {', '.join(bots)} (the {game.name} zoo), ppo:path/to/model.zip or "
         "module:Class"

@@ -7,6 +7,12 @@ accumulate until that agent acts again, as in PettingZoo classic; chips moved wh
 first step's rewards, since PettingZoo has no rewards at reset. ``reset(seed, options)`` accepts
 ``options={"deck": [card ids in dealing order], "dealer": seat}`` to stack a deal.
 
+``step(action)`` takes an action id: a Python or numpy integer, or a 1-element integer array (what SB3's
+``predict`` returns). Anything else — floats, bools, strings, arrays of another size, ids outside the action space —
+raises :class:`~envs.core.game.IllegalActionError` with the env unchanged, as does an action the mask forbids.
+Stepping, observing, ``last()`` or rendering before the first ``reset`` raises :class:`ResetNeededError`, and so does
+stepping once every agent of a finished episode has been removed.
+
 ``log_path="game.jsonl"`` (or ``env.recorder = GameRecorder(path)``) records every game as JSON Lines
 (:mod:`envs.gamelog`); ``render_mode="html"`` makes ``render()`` return an HTML table of the cards, which is also
 how the env shows in a notebook (``_repr_html_``), as the player to act sees it.
@@ -15,6 +21,7 @@ how the env shows in a notebook (``_repr_html_``), as the player to act sees it.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +29,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from envs.core.checks import ArgumentError, check_int, is_int, show
 from envs.core.game import BatchedGame, IllegalActionError
+from envs.core.rng import normalize_seeds
 from envs.gamelog import GameRecorder
 
 RESET_OPTIONS = ("deck", "dealer")
@@ -32,6 +41,10 @@ def env_version(game_name: str) -> str:
     """The versioned environment name of a game (``tripoli_v0``): the AEC face's ``metadata["name"]``, recorded in
     results (leagues)."""
     return f"{game_name}_v0"
+
+
+class ResetNeededError(RuntimeError):
+    """The env was used before :meth:`CardGymEnv.reset` (or after its episode was over and every agent removed)."""
 
 
 class CardGymEnv(AECEnv):
@@ -60,14 +73,28 @@ class CardGymEnv(AECEnv):
         self.state_ = None
 
     # ----- spaces ------------------------------------------------------------------------------------------------
+    def _seat(self, agent: str) -> int:
+        """The seat of ``agent`` (``player_<seat>``)."""
+        if not isinstance(agent, str) or agent not in self.agent_name_mapping:
+            raise ArgumentError(f"agent must be one of {', '.join(self.possible_agents)}, got {show(agent)}")
+        return self.agent_name_mapping[agent]
+
     def observation_space(self, agent: str) -> spaces.Dict:
+        self._seat(agent)
         return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
+        self._seat(agent)
         return self._action_spaces[agent]
 
     # ----- episode -----------------------------------------------------------------------------------------------
+    def _need_state(self, what: str) -> None:
+        if self.state_ is None:
+            raise ResetNeededError(f"{self.metadata['name']}: call reset() before {what}")
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if options is not None and not isinstance(options, Mapping):
+            raise ArgumentError(f"options must be None or a dict with keys {list(RESET_OPTIONS)}, got {show(options)}")
         options = dict(options or {})
         unknown = sorted(set(options) - set(RESET_OPTIONS))
         if unknown:
@@ -77,12 +104,10 @@ class CardGymEnv(AECEnv):
                           stacklevel=2)
         deck = options.get("deck")
         dealer = options.get("dealer")
-        self.state_ = self.game.init(
-            seed,
-            batch_size=1,
-            decks=None if deck is None else np.asarray(deck)[None, :],
-            dealers=None if dealer is None else np.asarray([dealer]),
-        )
+        last = self.game.num_players - 1
+        if dealer is not None:
+            dealer = check_int(dealer, "options['dealer']", 0, last, allowed=f"a seat 0..{last}")
+        self.state_ = self.game.init(normalize_seeds(seed, 1), decks=deck, dealers=dealer)
         self.agents = list(self.possible_agents)
         # Chips that change hands while dealing (antes) belong to the episode's return (C11), but PettingZoo has no
         # rewards at reset: they are reported with the first step's rewards (at once if the deal ends the episode).
@@ -99,17 +124,32 @@ class CardGymEnv(AECEnv):
             self.recorder.begin(self.game, self.state_, deck, dealer)
         self._sync_after_step()
 
-    def step(self, action: int | None) -> None:
+    def _action_id(self, action: Any) -> int:
+        """The action id in ``action``: an integer or a 1-element integer array (SB3's ``predict``)."""
+        if isinstance(action, np.ndarray) and action.ndim <= 1 and action.size == 1:
+            action = action.reshape(()).item() if action.dtype.kind in "iu" else action
+        last = self.game.num_actions - 1
+        if not (is_int(action) and 0 <= action <= last):
+            raise IllegalActionError(
+                f"{self.game.name}: action must be an action id 0..{last} (an int or a 1-element integer array), "
+                f"got {show(action)}"
+            )
+        return int(action)
+
+    def step(self, action: int | np.ndarray | None) -> None:
+        self._need_state("step()")
         agent = self.agent_selection
+        if not self.agents:
+            raise ResetNeededError(f"{self.metadata['name']}: the episode is over and every agent is done; "
+                                   "call reset() before step()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or isinstance(action, bool) or not np.issubdtype(np.asarray(action).dtype, np.integer):
-            raise IllegalActionError(f"{self.game.name}: action must be an integer action id, got {action!r}")
+        action = self._action_id(action)
         seat = int(self.state_.current_player[0])
-        self.game.step(self.state_, np.asarray([int(action)]))
+        self.game.step(self.state_, action)
         if self.recorder is not None:
-            self.recorder.record(self.state_, seat, int(action))
+            self.recorder.record(self.state_, seat, action)
         self._cumulative_rewards[agent] = 0.0
         step_rewards = self.state_.rewards[0] + self._reset_rewards
         self._reset_rewards = np.zeros_like(self._reset_rewards)
@@ -131,24 +171,34 @@ class CardGymEnv(AECEnv):
 
     # ----- observation -------------------------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
-        obs = self.game.observe(self.state_, np.asarray([seat]))[0]
+        seat = self._seat(agent)
+        self._need_state("observe()")
+        obs = self.game.observe(self.state_, seat)[0]
         if seat == int(self.state_.current_player[0]):
             mask = self.state_.legal_action_mask[0].astype(np.int8)
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._need_state("last()")
+        if self.agent_selection not in self._cumulative_rewards:
+            raise ResetNeededError(f"{self.metadata['name']}: the episode is over and every agent is done; "
+                                   "call reset() before last()")
+        return super().last(observe)
+
     def action_name(self, action: int) -> str:
-        """Readable name of an action id, e.g. ``"bet 3"``."""
-        return self.game.action_name(int(action))
+        """Readable name of an action id ``0..num_actions-1``, e.g. ``"bet 3"``."""
+        return self.game.action_name(action)
 
     def legal_actions(self) -> list[int]:
         """Legal action ids of the agent to act."""
+        self._need_state("legal_actions()")
         return [int(a) for a in np.flatnonzero(self.state_.legal_action_mask[0])]
 
     # ----- render ------------------------------------------------------------------------------------------------
     def render(self) -> str | None:
+        self._need_state("render()")
         if self.render_mode is None:
             return None
         viewer = int(self.state_.current_player[0])

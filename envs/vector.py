@@ -10,9 +10,11 @@ env by an opponent agent (batched ``act``), so the learner sees only its own tur
 - The reward of a step is the learner's chip change since its previous decision: its own move, the opponents' moves
   up to its next turn, the end of the deal, and for the first decision of a deal the chips moved while dealing
   (the ante). An episode's return is therefore exactly the learner's chip change over the game episode.
-- Finished tables are dealt again at once with fresh seeds from a counter (``seed * 2**32 + k`` for the k-th
-  table dealt), as SB3 expects; the last observation is in ``infos[i]["terminal_observation"]`` and the episode's
-  chips and decisions in ``infos[i]["episode"]`` (``{"r", "l", "t"}``, read by SB3's logger). A deal that ends
+- Finished tables are dealt again at once with fresh seeds from a counter: the k-th table dealt after ``reset``
+  gets the seed ``hash(seed, k)`` (:func:`envs.core.rng.hash_u64`; for each ``k`` a one-to-one map of all 64
+  bits of ``seed``, so two env seeds never share a table seed at the same ``k``), as SB3 expects; the last
+  observation is in ``infos[i]["terminal_observation"]`` and the episode's chips and decisions in
+  ``infos[i]["episode"]`` (``{"r", "l", "t"}``, read by SB3's logger). A deal that ends
   before the learner has a decision teaches nothing: it is dealt again and counted in ``skipped_deals``.
 - Opponents come from a pool (``set_opponents(agents, weights)``): each opponent seat of a newly dealt table draws
   one agent of the pool with probability proportional to its weight (from the table's seed), so one table can mix,
@@ -20,6 +22,11 @@ env by an opponent agent (batched ``act``), so the learner sees only its own tur
 - Observations are the core's, unscaled (the PPO policy scales them itself: :class:`agents.ppo.SymlogFeatures`, so
   a saved model carries its scaling). ``reward_scale`` multiplies the rewards handed to the learner
   (``infos[..]["episode"]["r"]`` stays in chips).
+
+Bad arguments (``num_tables`` not a positive int, a seed outside ``0..2**64-1``, opponents without ``act`` or built for
+another game or table size, weights that are not finite non-negative numbers with a positive sum, a
+``reward_scale`` that is not a finite positive number, actions of the wrong shape or type) raise
+:class:`~envs.core.checks.ArgumentError` with one line naming the argument, and change nothing.
 """
 
 from __future__ import annotations
@@ -32,7 +39,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from agents.base import Agent
+from agents.base import Agent, check_agent
+from envs.core.checks import U64_MAX, ArgumentError, check_int, check_number, int_array, show
 from envs.core.game import BatchedGame, BatchState, IllegalActionError
 from envs.core.rng import hash_u64, uniform_ints
 
@@ -40,6 +48,8 @@ STREAM_LEARNER_SEAT = 101
 """Random stream (envs.core.rng) of the learner's seat at a table."""
 STREAM_OPPONENT = 102
 """Random stream of the pool draw of each opponent seat."""
+STREAM_TABLE_SEED = 103
+"""Random stream of the table seeds drawn from the env's seed."""
 MAX_REDEALS = 1000
 """Deals in a row without a learner decision after which the env gives up (a game where the learner never acts)."""
 
@@ -58,10 +68,12 @@ class CardVecEnv(VecEnv):
         seed: int = 0,
         reward_scale: float = 1.0,
     ) -> None:
-        if num_tables < 1:
-            raise ValueError(f"num_tables must be at least 1, got {num_tables}")
+        if not isinstance(game, BatchedGame):
+            raise ArgumentError(f"game must be a game core (envs.registry.make_game), got {show(game)}")
+        num_tables = check_int(num_tables, "num_tables", low=1)
+        reward_scale = check_number(reward_scale, "reward_scale", positive=True)
         self.game = game
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = reward_scale
         obs_space = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
         super().__init__(num_tables, obs_space, spaces.Discrete(game.num_actions))
         self.set_opponents(opponents, weights)
@@ -73,23 +85,39 @@ class CardVecEnv(VecEnv):
 
     # ----- opponents -----------------------------------------------------------------------------------------------
     def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (applies to tables dealt from now on; seats already drawn keep their index)."""
+        """Replace the opponent pool (applies to tables dealt from now on; seats already drawn keep their index).
+
+        ``opponents``: one agent or a non-empty sequence of agents built for this env's game; ``weights``: one finite
+        non-negative number per agent, not all 0 (default: equal)."""
+        if isinstance(opponents, (str, bytes)):
+            raise ArgumentError(f"opponents must be an agent or a list of agents (agents.registry.make_agent builds "
+                                f"one from a name), got {show(opponents)}")
         agents = [opponents] if not isinstance(opponents, Sequence) else list(opponents)
         if not agents:
-            raise ValueError("the opponent pool is empty")
-        w = np.ones(len(agents)) if weights is None else np.asarray(weights, dtype=np.float64)
-        if w.shape != (len(agents),) or (w < 0).any() or w.sum() <= 0:
-            raise ValueError(f"opponent weights must be {len(agents)} non-negative numbers, not all 0; got {weights}")
+            raise ArgumentError("opponents must be an agent or a non-empty list of agents; the opponent pool is empty")
+        for i, agent in enumerate(agents):
+            check_agent(agent, self.game, "opponents" if agent is opponents else f"opponents[{i}]")
+        allowed = f"{len(agents)} finite non-negative numbers (one per opponent), not all 0"
+        if weights is None:
+            w = np.ones(len(agents))
+        elif isinstance(weights, (Sequence, np.ndarray)) and not isinstance(weights, (str, bytes)) \
+                and len(weights) == len(agents):
+            w = np.array([check_number(x, f"weights[{i}]") for i, x in enumerate(weights)])
+        else:
+            raise ArgumentError(f"weights must be {allowed}, got {show(weights)}")
+        if (w < 0).any() or w.sum() <= 0:
+            raise ArgumentError(f"weights must be {allowed}, got {show(weights)}")
         self.opponents = agents
         self.weights = w / w.sum()
         self._cum_weights = np.cumsum(self.weights)
 
     # ----- SB3 VecEnv interface ------------------------------------------------------------------------------------
     def seed(self, seed: int | None = None) -> list[int | None]:
-        """Set the seed of the next :meth:`reset`: tables get seeds ``seed * 2**32 + k`` (k = 0, 1, ...)."""
+        """Set the seed of the next :meth:`reset` (an int ``0..2**64-1``; ``None``: fresh entropy); the k-th table
+        dealt after it gets the table seed ``hash(seed, k)`` (k = 0, 1, ...)."""
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % 2**31)
-        self._seed = int(seed)
+            seed = int(np.random.SeedSequence().entropy % 2**64)
+        self._seed = check_int(seed, "seed", 0, U64_MAX, allowed="None or an integer 0..2**64-1")
         self._seeds = [self._seed] * self.num_envs
         return [self._seed]
 
@@ -110,7 +138,11 @@ class CardVecEnv(VecEnv):
         return self._observe()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs)
+        allowed = f"{self.num_envs} integer action ids (one per table)"
+        actions = int_array(actions, "actions", allowed)
+        if actions.size != self.num_envs or actions.ndim > 2:
+            raise ArgumentError(f"actions must be {allowed}, got shape {actions.shape}")
+        self._actions = actions.reshape(self.num_envs)
 
     def step_wait(self) -> VecEnvStepReturn:
         if self.state is None or self._actions is None:
@@ -173,10 +205,9 @@ class CardVecEnv(VecEnv):
 
     # ----- tables --------------------------------------------------------------------------------------------------
     def _next_seeds(self, k: int) -> np.ndarray:
-        seeds = np.uint64(self._seed % 2**32) * np.uint64(2**32) + np.arange(self._counter, self._counter + k,
-                                                                              dtype=np.uint64)
+        counters = np.arange(self._counter, self._counter + k, dtype=np.uint64)
         self._counter += k
-        return seeds
+        return hash_u64(np.uint64(self._seed), STREAM_TABLE_SEED, counters)
 
     def _deal(self, idx: np.ndarray) -> None:
         """Deal new tables at ``idx`` and play them to the learner's first decision."""

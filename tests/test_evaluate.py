@@ -92,7 +92,7 @@ def test_heuristics_clearly_beat_random(game: str, n: int, specs: list[str], min
 @pytest.mark.parametrize(
     "kwargs, message",
     [({"deals": 0}, "deals must be a positive integer"), ({"seed": -1}, "seed must be"),
-     ({"batch_size": 2}, "batch_size must be at least")],
+     ({"batch_size": 2}, "batch_size must be an integer at least")],
 )
 def test_evaluate_refuses_bad_arguments(kwargs: dict, message: str) -> None:
     game = make_game("tripoli", num_players=4)

@@ -31,7 +31,7 @@ from training.cli_args import (
     seed_int,
 )
 from training.evaluate import advantage, evaluate
-from training.executors import add_executor_arguments, executor_from_args, game_options
+from training.executors import add_executor_arguments, executor_from_args
 
 
 def file_stem(game: str, num_players: int, agents: list[str], options: dict) -> str:
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> None:
     outputs = []
     if not args.no_save:
         check_output_folder(args.out, "--out")
-        stem = file_stem(game.name, n, args.agents, game_options(game))
+        stem = file_stem(game.name, n, args.agents, game.changed_options())
         kinds = ["json"] if args.no_plot else ["json", "png"]
         outputs = [Path(args.out) / f"{stem}.{kind}" for kind in kinds]
         for path in outputs:

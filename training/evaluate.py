@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, agent_label
+from agents.base import Agent, agent_label, check_agent
 from agents.random_agent import RandomAgent
+from envs.core.checks import U64_MAX, ArgumentError, check_int, int_array, show
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import hash_u64
-from training.executors import Executor, InProcess, TableSpec, game_options
+from training.executors import Executor, InProcess, TableSpec
 
 Z95 = 1.959963984540054
 """Two-sided 95% normal quantile."""
@@ -174,6 +175,16 @@ def _agent_label(agent: Agent, i: int) -> str:
     return str(getattr(agent, "name", type(agent).__name__)) or f"agent {i}"
 
 
+def _check_agents(game: BatchedGame, agents: list[Agent]) -> None:
+    """Refuse anything but a game core and a list of agents built for it, on one line."""
+    if not isinstance(game, BatchedGame):
+        raise ArgumentError(f"game must be a game core (envs.registry.make_game), got {show(game)}")
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, (list, tuple)):
+        raise ArgumentError(f"agents must be a list of agents (agents.registry.make_agent), got {show(agents)}")
+    for i, agent in enumerate(agents):
+        check_agent(agent, game, f"agents[{i}]")
+
+
 def play_tables(
     game: BatchedGame,
     agents: list[Agent],
@@ -184,8 +195,18 @@ def play_tables(
 ) -> tuple[np.ndarray, int]:
     """Play one episode per table to the end; ``seat_agent[t, s]`` is the index of the agent at seat ``s`` of table
     ``t``. Returns the ``(B, n)`` episode return of each seat (the rewards left by ``init`` included) and the number
-    of decisions the agents took. Raises ``RuntimeError`` if some episode is not over after ``max_steps`` steps."""
-    state = game.init(seeds, batch_size=len(seeds))
+    of decisions the agents took. Raises ``RuntimeError`` if some episode is not over after ``max_steps`` steps,
+    :class:`~envs.core.checks.ArgumentError` for bad arguments."""
+    _check_agents(game, agents)
+    max_steps = check_int(max_steps, "max_steps", low=1)
+    if not isinstance(rng, np.random.Generator):
+        raise ArgumentError(f"rng must be a numpy Generator (np.random.default_rng), got {show(rng)}")
+    state = game.init(seeds)
+    allowed = f"agent indices 0..{len(agents) - 1} in an array of shape ({state.batch_size}, {game.num_players})"
+    seat_agent = int_array(seat_agent, "seat_agent", allowed)
+    if seat_agent.shape != (state.batch_size, game.num_players) or seat_agent.min() < 0 \
+            or seat_agent.max() >= len(agents):
+        raise ArgumentError(f"seat_agent must be {allowed}, got {show(seat_agent)}")
     returns = state.rewards.astype(np.float64, copy=True)
     rows = np.arange(len(seeds))  # the table each row of ``state`` plays
     needs_obs = [_uses_observation(a) for a in agents]
@@ -212,10 +233,11 @@ def play_tables(
                 obs = game.observe(state, seat)
             else:
                 obs = game.observe(state.take(sel), seat[sel])
-            acts = np.asarray(agent.act(obs, mask, rng)).astype(np.int64).reshape(-1)
-            if acts.shape != (sel.size,):
-                label = _agent_label(agent, i)
-                raise ValueError(f"agent {label!r} returned {acts.shape} actions for {sel.size} tables")
+            acts = np.asarray(agent.act(obs, mask, rng))
+            if acts.dtype.kind not in "iu" or acts.size != sel.size:
+                raise ValueError(f"agent {_agent_label(agent, i)!r} returned {show(acts)} for {sel.size} tables; "
+                                 f"an agent returns one integer action id per table")
+            acts = acts.astype(np.int64).reshape(-1)
             ok = (acts >= 0) & (acts < game.num_actions)
             ok[ok] = mask[np.flatnonzero(ok), acts[ok]]
             if not ok.all():
@@ -302,18 +324,16 @@ def evaluate(
     With an ``executor`` (:mod:`training.executors`: a process pool or Ray) each chunk of ``batch_size`` tables is a
     task whose worker builds the game and the agents from ``specs`` (their registry specs); the result is the same
     as in this process."""
+    _check_agents(game, agents)
     n = game.num_players
     if len(agents) != n:
-        raise ValueError(f"{game.name} with {n} players needs {n} agents (one per seat), got {len(agents)}")
-    if names is not None and len(names) != n:
-        raise ValueError(f"need {n} agent names, got {len(names)}")
-    if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
-        raise ValueError(f"deals must be a positive integer, got {deals!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    if batch_size < n:
-        raise ValueError(f"batch_size must be at least the number of players ({n}), got {batch_size}")
-    groups = -(-int(deals) // n)
+        raise ArgumentError(f"agents: {game.name} with {n} players needs {n} agents (one per seat), got {len(agents)}")
+    if names is not None and (isinstance(names, str) or len(names) != n or not all(isinstance(x, str) for x in names)):
+        raise ArgumentError(f"names must be None or {n} agent names (strings), got {show(names)}")
+    deals = check_int(deals, "deals", low=1)
+    seed = check_int(seed, "seed", 0, U64_MAX, allowed="an integer from 0 to 2**64-1")
+    batch_size = check_int(batch_size, "batch_size", low=n, allowed=f"an integer at least the number of players ({n})")
+    groups = -(-deals // n)
     per_chunk = batch_size // n
     seeds = group_seeds(int(seed), groups)
     starts = range(0, groups, per_chunk)
@@ -338,9 +358,9 @@ def evaluate(
     return EvalResult(
         game=game.name,
         num_players=n,
-        options=game_options(game),
+        options=game.changed_options(),
         agents=list(names) if names is not None else [_agent_label(a, i) for i, a in enumerate(agents)],
-        seed=int(seed),
+        seed=seed,
         batch_size=per_chunk * n,
         group_returns=group_returns,
         group_wins=group_wins,

@@ -58,13 +58,6 @@ def cardgym_version() -> str:
         return "unknown"
 
 
-def game_options(game: BatchedGame) -> dict[str, Any]:
-    """The rule options of ``game`` that differ from the defaults of its config."""
-    config = dataclasses.asdict(game.config)
-    defaults = {f.name: f.default for f in dataclasses.fields(game.config)}
-    return {k: v for k, v in config.items() if v != defaults[k]}
-
-
 @dataclasses.dataclass(frozen=True)
 class TableSpec:
     """A game and its agents as specs a worker builds them from (``make_game`` and ``make_agent``)."""
@@ -83,7 +76,7 @@ class TableSpec:
     @classmethod
     def of(cls, game: BatchedGame, agents: Sequence[str]) -> TableSpec:
         """The spec of ``game`` with ``agents``."""
-        return cls(game.name, game.num_players, tuple(sorted(game_options(game).items())), tuple(agents))
+        return cls(game.name, game.num_players, tuple(sorted(game.changed_options().items())), tuple(agents))
 
     def build(self) -> tuple[BatchedGame, list[Any]]:
         """The game and the agents (cached per process: a worker builds each once)."""

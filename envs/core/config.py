@@ -1,10 +1,15 @@
 """Checking a game's configuration: unknown keys, wrong types and out-of-range values are refused at construction.
 
-A game's configuration is a frozen dataclass. Each field has a type (``bool``, ``int`` or a ``Literal`` of the
-allowed values; or ``float``), a default, a docstring, for integers ``metadata={"range": (low, high)}`` and for
-floats optionally ``metadata={"positive": True}``. :func:`make_config`
-builds one from keyword options and :func:`validate` checks every field, so every game refuses bad options the same
-way, naming what was wrong and what is allowed.
+A game's configuration is a frozen dataclass. Each field has a type (``bool``, ``int``, ``float`` or a ``Literal``
+of the allowed values), a default, a docstring, and for numbers ``metadata={"range": (low, high)}`` (floats may say
+``metadata={"positive": True}`` instead).
+:func:`make_config` builds one from keyword options and :func:`validate` (called by each config's
+``__post_init__``) checks every field, so every game refuses bad options the same way, naming what was wrong and
+what is allowed.
+
+Numpy scalars are the Python values they hold: ``max_bid=np.int64(5)`` is the option 5 and is stored as the Python
+int 5 (likewise ``np.bool_``, ``np.float64`` and ``np.str_``). A bool is not an int (``max_bid=True`` is refused) and
+a float is not an int even when whole; an int is a float.
 """
 
 from __future__ import annotations
@@ -13,6 +18,10 @@ import dataclasses
 import math
 import typing
 from typing import Any, Literal, TypeVar
+
+import numpy as np
+
+from envs.core.checks import show
 
 C = TypeVar("C")
 
@@ -26,32 +35,41 @@ def _allowed(field: dataclasses.Field, hint: Any) -> str:
         return " or ".join(repr(a) for a in typing.get_args(hint))
     if hint is bool:
         return "True or False"
-    if hint is float:
-        return "a positive finite number" if field.metadata.get("positive") else "a finite number"
+    if hint is float and field.metadata.get("positive"):
+        return "a positive finite number"
     lo, hi = field.metadata.get("range", (None, None))
-    return f"an integer from {lo} to {hi}" if lo is not None else hint.__name__
+    kind = "an integer" if hint is int else "a number"
+    return f"{kind} from {lo} to {hi}" if lo is not None else kind
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (``np.int64(5)`` → ``5``); anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def validate(config: Any) -> None:
-    """Raise :class:`ConfigError` unless every field of ``config`` has an allowed value."""
+    """Raise :class:`ConfigError` unless every field of ``config`` has an allowed value; numpy scalar values are
+    replaced by the Python values they hold."""
     hints = typing.get_type_hints(type(config), include_extras=False)
     game = getattr(config, "game_name", type(config).__name__)
     for f in dataclasses.fields(config):
-        value, hint = getattr(config, f.name), hints[f.name]
+        value, hint = _plain(getattr(config, f.name)), hints[f.name]
+        lo, hi = f.metadata.get("range", (None, None))
         if typing.get_origin(hint) is Literal:
             ok = value in typing.get_args(hint) and type(value) in {type(a) for a in typing.get_args(hint)}
         elif hint is bool:
             ok = isinstance(value, bool)
-        elif hint is float:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-            ok = ok and (value > 0 or not f.metadata.get("positive"))
         elif hint is int:
-            lo, hi = f.metadata.get("range", (None, None))
-            ok = isinstance(value, int) and not isinstance(value, bool) and (lo is None or lo <= value <= hi)
+            ok = type(value) is int and (lo is None or lo <= value <= hi)
+        elif hint is float:
+            ok = type(value) in (int, float) and math.isfinite(value) and (lo is None or lo <= value <= hi)
+            ok = ok and (value > 0 or not f.metadata.get("positive"))
+            value = float(value) if ok else value
         else:  # pragma: no cover - a game declared a field type this checker does not know
             raise TypeError(f"config field {f.name} has unsupported type {hint}")
         if not ok:
-            raise ConfigError(f"{game}: option {f.name}={value!r} is not allowed; allowed: {_allowed(f, hint)}")
+            raise ConfigError(f"{game}: option {f.name}={show(value)} is not allowed; allowed: {_allowed(f, hint)}")
+        object.__setattr__(config, f.name, value)  # frozen dataclass: store the plain value
 
 
 def make_config(cls: type[C], options: dict[str, Any]) -> C:

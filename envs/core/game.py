@@ -17,11 +17,12 @@ import numpy as np
 
 from envs.core import forced
 from envs.core.cards import card_str
+from envs.core.checks import ArgumentError, check_int, int_array, seat_array, show, table_indices
 from envs.core.config import ConfigError, make_config
 from envs.core.rng import normalize_seeds
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(ArgumentError):
     """An action outside the acting player's legal-action mask (common.md C9); the state was not changed."""
 
 
@@ -106,6 +107,19 @@ class BatchedGame(ABC, Generic[S]):
         self.num_players = int(num_players)
         self.config = make_config(self.config_class, options)
 
+    def changed_options(self) -> dict[str, Any]:
+        """The rule options whose values differ from the defaults."""
+        return {f.name: getattr(self.config, f.name) for f in dataclasses.fields(self.config)
+                if getattr(self.config, f.name) != f.default}
+
+    def same_game(self, other: BatchedGame) -> bool:
+        """Whether ``other`` plays the same game: same rules, table size and options (its agents fit this one)."""
+        return other.name == self.name and other.num_players == self.num_players and other.config == self.config
+
+    def __repr__(self) -> str:
+        options = "".join(f", {k}={v!r}" for k, v in self.changed_options().items())
+        return f"{type(self).__name__}(num_players={self.num_players}{options})"
+
     # ----- sizes -------------------------------------------------------------------------------------------------
     @property
     @abstractmethod
@@ -131,37 +145,33 @@ class BatchedGame(ABC, Generic[S]):
         seeds: int | np.ndarray | None,
         batch_size: int | None = None,
         decks: np.ndarray | None = None,
-        dealers: np.ndarray | None = None,
+        dealers: np.ndarray | int | None = None,
     ) -> S:
         """Deal a batch of tables.
 
-        ``seeds``: one int (table ``i`` gets ``seed + i``), an array of per-table seeds, or ``None`` for entropy.
-        ``decks``: optional ``(B, deck_size)`` stacked decks, card ids in the order they are dealt (the first deal of
-        the episode uses them; later deals shuffle from the seed). ``dealers``: optional ``(B,)`` first dealers.
+        ``seeds``: one int in ``0..2**64-1`` (table ``i`` gets ``seed + i``), an array of per-table seeds, or
+        ``None`` for entropy (:func:`envs.core.rng.normalize_seeds`). ``batch_size``: the number of tables (a
+        positive int; by default one per seed of an array, else 1). ``decks``: optional ``(B, deck_size)`` stacked
+        decks, integer card ids in the order they are dealt, each id once per deck (the first deal of the episode
+        uses them; later deals shuffle from the seed). ``dealers``: optional first dealers, one seat or one per
+        table. Bad arguments raise :class:`~envs.core.checks.ArgumentError`.
         """
-        if batch_size is None:
-            batch_size = 1 if seeds is None or np.ndim(seeds) == 0 else len(seeds)
-        seeds_arr = normalize_seeds(seeds, batch_size)
+        seeds_arr = normalize_seeds(seeds, batch_size, name="seeds")
+        b = seeds_arr.shape[0]
         if decks is not None:
-            decks = np.asarray(decks)
             size = self.deck_size_for()
-            if decks.ndim == 1:
+            ids = f"0..{size - 1}" if (self.deck_ids() == np.arange(size)).all() else "of this table's deck"
+            allowed = f"integer card ids {ids}, each once per deck, in an array of shape ({b}, {size})"
+            decks = int_array(decks, "decks", allowed)
+            if decks.ndim == 1 and b == 1:
                 decks = decks[None, :]
-            if decks.shape != (batch_size, size):
-                raise ValueError(
-                    f"{self.name}: a stacked deck must have shape ({batch_size}, {size}), got {decks.shape}"
-                )
-            ids = self.deck_ids()
-            if not (np.sort(decks, axis=1) == ids).all():
-                what = f"0..{size - 1}" if (ids == np.arange(size)).all() else f"of this table's {size}-card deck"
-                raise ValueError(f"{self.name}: a stacked deck must hold each card id {what} exactly once")
+            if decks.shape != (b, size):
+                raise ArgumentError(f"decks must be {allowed}, got shape {decks.shape}")
+            if not (np.sort(decks, axis=1) == self.deck_ids()).all():
+                raise ArgumentError(f"decks must be {allowed}; a deck does not hold each card id exactly once")
             decks = decks.astype(np.int16)
         if dealers is not None:
-            dealers = np.broadcast_to(np.asarray(dealers), (batch_size,)).astype(np.int64)
-            if ((dealers < 0) | (dealers >= self.num_players)).any():
-                raise ValueError(
-                    f"{self.name}: dealer must be a seat 0..{self.num_players - 1}, got {dealers.tolist()}"
-                )
+            dealers = seat_array(dealers, "dealers", b, self.num_players).copy()
         state = self._init(seeds_arr, decks, dealers)
         forced.ensure(state)
         return state
@@ -169,39 +179,68 @@ class BatchedGame(ABC, Generic[S]):
     def step(self, state: S, actions: np.ndarray | int, tables: np.ndarray | None = None) -> S:
         """Play one decision at every unfinished table (in place) and return the state.
 
-        ``tables``: play only at these table indices (``actions`` then has one entry per listed table); the other
-        tables keep waiting and their rewards are left as they were. ``state.rewards`` then holds each seat's reward
-        for this step, forced moves included. An action outside the mask of an unfinished table raises
-        :class:`IllegalActionError` and leaves the state unchanged.
+        ``tables``: play only at these tables, given as an integer array of distinct table indices or as a boolean
+        mask of shape ``(B,)`` (``tables=~state.done`` plays exactly the unfinished tables); the other tables keep
+        waiting and their rewards are left as they were. ``actions``: one action id for every selected table, one
+        per selected table (in table order for a mask), or one per table of the batch (only the selected tables'
+        are read). ``state.rewards`` then holds each seat's reward for this step, forced moves included. Malformed
+        ``tables`` or ``actions`` raise :class:`~envs.core.checks.ArgumentError`; an action outside the mask of an
+        unfinished table raises :class:`IllegalActionError` (a subclass). Either way the state is unchanged.
         """
-        idx = np.arange(state.batch_size) if tables is None else np.asarray(tables, dtype=np.int64)
-        actions = np.asarray(actions)
-        if actions.dtype.kind not in "iu":
-            raise IllegalActionError(f"{self.name}: actions must be integers, got dtype {actions.dtype}")
-        if actions.shape != idx.shape:
-            actions = np.broadcast_to(actions, idx.shape)
-        actions = actions.astype(np.int64, copy=False)
+        b = state.batch_size
+        idx = np.arange(b) if tables is None else table_indices(tables, "tables", b)
+        allowed = f"action ids 0..{self.num_actions - 1}: one int, {idx.size} (one per selected table) or {b}"
+        given = int_array(actions, "actions", allowed)
+        if given.ndim == 0:
+            given = np.full(idx.shape, given, dtype=given.dtype)
+        elif given.shape == (b,) and idx.size != b:
+            given = given[idx]
+        elif given.shape != idx.shape:
+            raise ArgumentError(f"actions must be {allowed}, got shape {given.shape}")
+        in_range = (given >= 0) & (given < self.num_actions)  # before int64: a uint64 above 2**63 must not wrap
+        acts = given.astype(np.int64, copy=False)
         live = ~(state.terminated[idx] | state.truncated[idx])
-        in_range = (actions >= 0) & (actions < self.num_actions)
-        legal = state.legal_action_mask[idx, np.where(in_range, actions, 0)] & in_range
+        legal = state.legal_action_mask[idx, np.where(in_range, acts, 0)] & in_range
         bad = np.flatnonzero(live & ~legal)
         if bad.size:
             k = int(bad[0])
-            b = int(idx[k])
-            allowed = ", ".join(f"{a} ({self.action_name(a)})" for a in np.flatnonzero(state.legal_action_mask[b]))
-            what = f"{int(actions[k])} ({self.action_name(int(actions[k]))})" if in_range[k] else str(int(actions[k]))
+            t = int(idx[k])
+            allowed_now = ", ".join(f"{a} ({self._action_name(a)})" for a in np.flatnonzero(state.legal_action_mask[t]))
+            what = f"{int(acts[k])} ({self._action_name(int(acts[k]))})" if in_range[k] else str(int(given[k]))
             raise IllegalActionError(
-                f"{self.name}: action {what} is not legal for seat {int(state.current_player[b])}"
-                + (f" at table {b}" if state.batch_size > 1 else "")
-                + f"; legal actions: {allowed}"
+                f"{self.name}: action {what} is not legal for seat {int(state.current_player[t])}"
+                + (f" at table {t}" if b > 1 else "")
+                + f"; legal actions: {allowed_now}"
             )
         state.rewards[idx] = 0.0
         forced.clear(state, idx)
         if not live.all():
-            idx, actions = idx[live], actions[live]
+            idx, acts = idx[live], acts[live]
         if idx.size:
-            self._step(state, idx, actions)
+            self._step(state, idx, acts)
         return state
+
+    def observe(self, state: S, seats: np.ndarray | int) -> np.ndarray:
+        """``(B, observation_size) float32`` observations of seat ``seats[b]`` at each table (C12: nothing hidden
+        from that seat enters it). ``seats``: one seat ``0..num_players-1`` for every table or one per table;
+        anything else raises :class:`~envs.core.checks.ArgumentError`."""
+        return self._observe(state, seat_array(seats, "seats", state.batch_size, self.num_players))
+
+    def action_name(self, action: int) -> str:
+        """Readable name of an action id ``0..num_actions-1``, e.g. ``"bet 3"``."""
+        last = self.num_actions - 1
+        return self._action_name(check_int(action, "action", 0, last, allowed=f"an action id 0..{last}"))
+
+    def render_table(self, state: S, table: int, viewer: int | None, unicode: bool = True) -> str:
+        """Text picture of table ``table`` (``0..B-1``) as seat ``viewer`` may see it (``None``: only public
+        information); ``unicode=False`` writes suits as letters."""
+        table = check_int(table, "table", 0, state.batch_size - 1)
+        if viewer is not None:
+            n = self.num_players
+            viewer = check_int(viewer, "viewer", 0, n - 1, allowed=f"None (public view) or a seat 0..{n - 1}")
+        if not isinstance(unicode, (bool, np.bool_)):
+            raise ArgumentError(f"unicode must be True or False, got {show(unicode)}")
+        return self._render_table(state, table, viewer, bool(unicode))
 
     @abstractmethod
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> S:
@@ -212,36 +251,35 @@ class BatchedGame(ABC, Generic[S]):
         """Apply the legal ``actions`` at tables ``idx`` in place, forced moves included."""
 
     @abstractmethod
-    def observe(self, state: S, seats: np.ndarray | int) -> np.ndarray:
-        """``(B, observation_size) float32`` observations of seat ``seats[b]`` at each table (C12: nothing hidden
-        from that seat enters it)."""
+    def _observe(self, state: S, seats: np.ndarray) -> np.ndarray:
+        """The observations of :meth:`observe`; ``seats`` is already a checked ``(B,) int64`` array of seats."""
 
     @abstractmethod
-    def action_name(self, action: int) -> str:
-        """Readable name of an action id, e.g. ``"bet 3"``."""
+    def _action_name(self, action: int) -> str:
+        """The name of :meth:`action_name`; ``action`` is already a checked int in ``0..num_actions-1``."""
 
     @abstractmethod
-    def render_table(self, state: S, table: int, viewer: int | None, unicode: bool = True) -> str:
-        """Text picture of one table as seat ``viewer`` may see it (``None``: only public information)."""
+    def _render_table(self, state: S, table: int, viewer: int | None, unicode: bool) -> str:
+        """The picture of :meth:`render_table` (arguments already checked)."""
 
     def forced_moves(self, state: S, table: int) -> list[forced.ForcedMove]:
         """The forced moves (C8) the last step (or ``init``) made at ``table``, in order."""
         out = []
         for k in range(int(state.forced_count[table])):
             action, card = int(state.forced_action[table, k]), int(state.forced_card[table, k])
-            name = self.action_name(action) + (f" ({card_str(card, unicode=True)})" if card >= 0 else "")
+            name = self._action_name(action) + (f" ({card_str(card, unicode=True)})" if card >= 0 else "")
             out.append(forced.ForcedMove(int(state.forced_seat[table, k]), action, name))
         return out
 
     def action_names(self) -> list[str]:
         """Names of every action id, in order."""
-        return [self.action_name(a) for a in range(self.num_actions)]
+        return [self._action_name(a) for a in range(self.num_actions)]
 
     def action_id(self, name: str) -> int:
         """Inverse of :meth:`action_name` (exact name match)."""
         names = self.action_names()
         if name not in names:
-            raise ValueError(f"{self.name}: no action named {name!r}")
+            raise ArgumentError(f"{self.name}: no action named {show(name)}")
         return names.index(name)
 
 

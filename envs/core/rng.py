@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.checks import ArgumentError, check_int, int_array
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -44,23 +46,29 @@ def seeds_from_entropy(n: int) -> np.ndarray:
     return np.random.SeedSequence().generate_state(2 * n, dtype=np.uint32).view(np.uint64)[:n].copy()
 
 
-def normalize_seeds(seed: int | np.ndarray | None, batch_size: int) -> np.ndarray:
-    """Table seeds ``(batch_size,) uint64`` from what ``reset(seed=...)`` was given.
+def normalize_seeds(seed: int | np.ndarray | None, batch_size: int | None = None, name: str = "seed") -> np.ndarray:
+    """Table seeds ``(B,) uint64`` from what ``init``/``reset`` was given.
 
-    ``None`` draws fresh entropy; an int ``s`` gives tables ``s, s+1, …`` (so table ``i`` of a batch seeded ``s``
-    plays exactly like one table seeded ``s + i``); an array gives one seed per table as it is.
+    ``None`` draws fresh entropy; an int ``s`` in ``0..2**64-1`` gives tables ``s, s+1, …`` (wrapping round past
+    ``2**64-1``), so table ``i`` of a batch seeded ``s`` plays exactly like one table seeded ``s + i``; an array (or
+    list) of ints in ``0..2**64-1`` gives one seed per table as it is. ``batch_size`` (a positive int) defaults to
+    the number of seeds of an array, else 1. Anything else (floats, strings, bools, negative or larger numbers, the
+    wrong number of seeds) is refused with :class:`ArgumentError` naming the argument ``name``.
     """
+    if batch_size is not None:
+        batch_size = check_int(batch_size, "batch_size", low=1)
     if seed is None:
-        return seeds_from_entropy(batch_size)
-    arr = np.asarray(seed)
+        return seeds_from_entropy(1 if batch_size is None else batch_size)
+    shape = "(B,)" if batch_size is None else f"({batch_size},)"
+    allowed = f"an integer 0..2**64-1, or one such integer per table (shape {shape})"
+    arr = int_array(seed, name, allowed)
+    if arr.size and arr.dtype.kind == "i" and arr.min() < 0:
+        raise ArgumentError(f"{name} must be {allowed}, got {int(arr.min())}")
     if arr.ndim == 0:
-        if int(arr) < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {int(arr)}")
-        return (np.uint64(int(arr)) + np.arange(batch_size, dtype=np.uint64)).astype(np.uint64)
-    if arr.shape != (batch_size,):
-        raise ValueError(f"seeds must be one int or an array of shape ({batch_size},), got shape {arr.shape}")
-    if np.issubdtype(arr.dtype, np.signedinteger) and (arr < 0).any():
-        raise ValueError("seeds must be non-negative integers")
+        with np.errstate(over="ignore"):
+            return arr.astype(np.uint64) + np.arange(1 if batch_size is None else batch_size, dtype=np.uint64)
+    if arr.ndim != 1 or arr.size == 0 or (batch_size is not None and arr.shape != (batch_size,)):
+        raise ArgumentError(f"{name} must be {allowed}, got shape {arr.shape}")
     return arr.astype(np.uint64)
 
 

@@ -99,8 +99,8 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
     def observation_size(self) -> int:
         return view.OBS_SIZE
 
-    def action_name(self, action: int) -> str:
-        return T.ACTION_NAMES[int(action)]
+    def _action_name(self, action: int) -> str:
+        return T.ACTION_NAMES[action]
 
     @property
     def max_episode_decisions(self) -> int:
@@ -115,10 +115,10 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         deals = cfg.max_deals if cfg.until_one_left else min(cfg.num_deals, cfg.max_deals)
         return deals * (cfg.max_turns * (2 + HAND_SIZE) + 1)  # and a 49/50 claim per deal (F7)
 
-    def observe(self, state: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
+    def _observe(self, state: FlipFlopState, seats: np.ndarray) -> np.ndarray:
         return view.observe(state, seats)
 
-    def render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool = True) -> str:
+    def _render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool) -> str:
         return view.render(state, table, viewer, unicode)
 
     # ----- deal ----------------------------------------------------------------------------------------------------

@@ -40,10 +40,10 @@ def _bits(masks: np.ndarray) -> np.ndarray:
     return ((masks[..., None] >> SHIFTS) & U1).astype(np.float32)
 
 
-def observe(s: FlipFlopState, seats: np.ndarray | int) -> np.ndarray:
-    """``(B, OBS_SIZE)`` float32 observations of seat ``seats[b]`` at each table."""
+def observe(s: FlipFlopState, seats: np.ndarray) -> np.ndarray:
+    """``(B, OBS_SIZE)`` float32 observations of seat ``seats[b]`` at each table (``seats``: ``(B,) int64``, checked
+    by :meth:`envs.core.game.BatchedGame.observe`)."""
     B, n = s.hands.shape
-    seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (B,))
     rows = np.arange(B)
     obs = np.zeros((B, OBS_SIZE), dtype=np.float32)
     cards = obs[:, :CARDS_SIZE].reshape(B, NUM_PLANES, 52)

@@ -560,13 +560,13 @@ class TrioletGame(BatchedGame[TrioletState]):
         return forced
 
     # ----- faces -------------------------------------------------------------------------------------------------
-    def observe(self, state: TrioletState, seats: np.ndarray | int) -> np.ndarray:
+    def _observe(self, state: TrioletState, seats: np.ndarray) -> np.ndarray:
         return observation.observe(state, seats, self.num_players)
 
-    def action_name(self, action: int) -> str:
+    def _action_name(self, action: int) -> str:
         return action_name(action)
 
-    def render_table(self, state: TrioletState, table: int, viewer: int | None, unicode: bool = True) -> str:
+    def _render_table(self, state: TrioletState, table: int, viewer: int | None, unicode: bool) -> str:
         return render.render_table(state, table, viewer, unicode, self.num_players,
                                    self.config.show_failed_facedown)
 

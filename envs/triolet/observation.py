@@ -54,10 +54,10 @@ OWN_FACEUP_SLOTS = SWAPS + 1
 SIZE = OWN_FACEUP_SLOTS + HAND_SIZE * DECK_SIZE
 
 
-def observe(state, seats: np.ndarray | int, num_players: int) -> np.ndarray:
-    """``(B, SIZE) float32``: the observation of seat ``seats[b]`` at each table ``b`` (C12: nothing hidden)."""
+def observe(state, seats: np.ndarray, num_players: int) -> np.ndarray:
+    """``(B, SIZE) float32``: the observation of seat ``seats[b]`` at each table ``b`` (C12: nothing hidden);
+    ``seats`` is ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`."""
     n, b = num_players, state.batch_size
-    seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (b,))
     rows = np.arange(b)[:, None]
     abs_seat = (seats[:, None] + np.arange(n)) % n  # (B, n) absolute seat of each relative block
     out = np.zeros((b, SIZE), dtype=np.float32)

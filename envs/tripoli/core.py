@@ -90,8 +90,8 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
     def observation_size(self) -> int:
         return obs_mod.OBSERVATION_SIZE
 
-    def action_name(self, action: int) -> str:
-        return self.actions.name(int(action))
+    def _action_name(self, action: int) -> str:
+        return self.actions.name(action)
 
     @property
     def max_episode_decisions(self) -> int:
@@ -309,10 +309,9 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
         s.legal_action_mask[idx] = m
 
     # ================================================================== views
-    def observe(self, state: TripoliState, seats: np.ndarray | int) -> np.ndarray:
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (state.batch_size,))
+    def _observe(self, state: TripoliState, seats: np.ndarray) -> np.ndarray:
         return obs_mod.observe(self, state, seats)
 
-    def render_table(self, state: TripoliState, table: int, viewer: int | None, unicode: bool = True) -> str:
+    def _render_table(self, state: TripoliState, table: int, viewer: int | None, unicode: bool) -> str:
         return render_mod.render(self, state, table, viewer, unicode)
 

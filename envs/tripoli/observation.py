@@ -47,7 +47,8 @@ OBSERVATION_SIZE = _o
 
 
 def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarray:
-    """``(B, OBSERVATION_SIZE) float32`` observation of seat ``viewer[b]`` at each table."""
+    """``(B, OBSERVATION_SIZE) float32`` observation of seat ``viewer[b]`` at each table (``viewer``: ``(B,)
+    int64``, checked by :meth:`envs.core.game.BatchedGame.observe`)."""
     n, b = game.num_players, s.batch_size
     rows = np.arange(b)
     rel = (viewer[:, None] + np.arange(n)) % n  # seat at relative position j
