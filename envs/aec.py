@@ -13,6 +13,9 @@ raises :class:`~envs.core.game.IllegalActionError` with the env unchanged, as do
 Stepping, observing, ``last()`` or rendering before the first ``reset`` raises :class:`ResetNeededError`, and so does
 stepping once every agent of a finished episode has been removed.
 
+After every step (and reset) each agent's ``infos[agent]["forced_moves"]`` lists the moves the engine made because
+they had no alternative (C8), in order: ``{"agent": "player_2", "action": 107, "name": "continue run (9♠)"}``.
+
 ``log_path="game.jsonl"`` (or ``env.recorder = GameRecorder(path)``) records every game as JSON Lines
 (:mod:`envs.gamelog`); ``render_mode="html"`` makes ``render()`` return an HTML table of the cards, which is also
 how the env shows in a notebook (``_repr_html_``), as the player to act sees it.
@@ -119,7 +122,7 @@ class CardGymEnv(AECEnv):
             self._cumulative_rewards = dict(self.rewards)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self._report_forced_moves()
         if self.recorder is not None:
             self.recorder.begin(self.game, self.state_, deck, dealer)
         self._sync_after_step()
@@ -155,9 +158,17 @@ class CardGymEnv(AECEnv):
         self._reset_rewards = np.zeros_like(self._reset_rewards)
         self.rewards = {a: float(step_rewards[s]) for a, s in self.agent_name_mapping.items()}
         self._accumulate_rewards()
+        self._report_forced_moves()
         self._sync_after_step()
         if self.render_mode == "human":
             self.render()
+
+    def _report_forced_moves(self) -> None:
+        """C8: every agent's ``infos`` lists the forced moves of the last step (or of the reset), in order, as
+        ``{"agent": "player_s", "action": id, "name": readable name}``."""
+        moves = [{"agent": self.possible_agents[m.seat], "action": m.action, "name": m.name}
+                 for m in self.game.forced_moves(self.state_, 0)]
+        self.infos = {a: {"forced_moves": list(moves)} for a in self.agents}
 
     def _sync_after_step(self) -> None:
         if bool(self.state_.terminated[0]) or bool(self.state_.truncated[0]):

@@ -1,6 +1,7 @@
 """No episode is over at reset (C13, F7, T30): after ``init`` every table waits on a decision, at every table size,
 for thousands of seeds, with the options that used to end deals while dealing (a Flip Flop 49 or 50, a Cosmo deal
-played out by forced moves). Through the PettingZoo face, api_test passes on seeds that deal a 49 or 50."""
+played out by forced moves). Through the PettingZoo face, api_test passes on seeds that deal a 49 or 50, and the
+forced moves of each step reach every agent's ``infos`` (C8)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,22 @@ def test_f7_api_test_on_a_seed_dealing_49_or_50() -> None:
     env.reset(seed=seed)
     assert not any(env.terminations.values()) and not any(env.truncations.values())
     api_test(flipflop_v0.env(num_players=7), num_cycles=50)
+
+
+def test_c8_forced_moves_are_in_every_agents_infos() -> None:
+    """The PettingZoo face reports each step's forced moves (C8) to every agent, as the core lists them."""
+    from envs import tripoli_v0
+
+    env = tripoli_v0.env(num_players=4, spare_hand="none", poker_select="best")
+    env.reset(seed=3)
+    seen = 0
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        _, _, term, trunc, info = env.last()
+        core = env.unwrapped.game.forced_moves(env.unwrapped.state_, 0)
+        assert info["forced_moves"] == [{"agent": f"player_{m.seat}", "action": m.action, "name": m.name}
+                                        for m in core]
+        assert all(env.infos[a]["forced_moves"] == info["forced_moves"] for a in env.agents)
+        seen += len(core)
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(env.last()[0]["action_mask"]))))
+    assert seen > 0  # Michigan runs are forced moves
