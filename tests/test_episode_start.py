@@ -61,7 +61,7 @@ def test_c8_forced_moves_are_in_every_agents_infos() -> None:
     env.reset(seed=3)
     seen = 0
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         _, _, term, trunc, info = env.last()
         core = env.unwrapped.game.forced_moves(env.unwrapped.state_, 0)
         assert info["forced_moves"] == [{"agent": f"player_{m.seat}", "action": m.action, "name": m.name}
