@@ -1,6 +1,6 @@
 """A hand-written Flip Flop player, numpy over the batch, reading only the observation and the mask.
 
-Strategy (observation layout: the table of :mod:`envs.flipflop_v0`):
+Strategy (observation layout: the table of :mod:`envs.flipflop_v1`):
 
 - **Drop** (F17, F19): at the start of its turn it drops when its hand total is low against what is known of the
   others. For each opponent still in the deal it estimates the total as the points of that player's publicly known

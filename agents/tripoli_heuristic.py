@@ -1,6 +1,6 @@
 """A hand-written Tripoli player, numpy over the batch, reading only the observation and the mask.
 
-Strategy, by decision (the observation layout is the table of :mod:`envs.tripoli_v0`):
+Strategy, by decision (the observation layout is the table of :mod:`envs.tripoli_v1`):
 
 - **Hand strength.** The poker value of the best five cards (``envs.core.poker.mask_rank``) is turned into ``p``, the
   chance of beating one opponent holding a random hand of the same size (a table of sampled hands, built once per

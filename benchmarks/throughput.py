@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from envs.core.game import sample_legal
-from envs.registry import GAME_CLASSES, make_game
+from envs.registry import GAMES, env_version, make_game
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -53,7 +53,7 @@ def aec_rate(game_name: str, players: int, seconds: float, seed: int = 0) -> flo
     """Steps per second through the PettingZoo face with random legal actions."""
     import importlib
 
-    env = importlib.import_module(f"envs.{game_name}_v0").env(num_players=players)
+    env = importlib.import_module(f"envs.{env_version(game_name)}").env(num_players=players)
     rng = np.random.default_rng(seed)
     steps, t0 = 0, time.process_time()
     while time.process_time() - t0 < seconds:
@@ -68,7 +68,7 @@ def aec_rate(game_name: str, players: int, seconds: float, seed: int = 0) -> flo
 
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=sorted(GAME_CLASSES), required=True)
+    ap.add_argument("--game", choices=sorted(GAMES), required=True)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 8192])

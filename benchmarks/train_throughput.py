@@ -6,7 +6,7 @@ single-table gymnasium envs over the PettingZoo face (same game, same opponents,
 Measures learner decisions per second of ``model.learn`` (rollouts and updates: what training costs) and then of
 the rollouts alone (the policy acting, no updates), and writes
 ``benchmarks/results/train_throughput_<game>.json``. :class:`SingleAgentTable` is the baseline: one table of
-``envs.<game>_v0.env`` whose other seats are played by the opponent agent one decision at a time, as a
+``envs.<game>_v1.env`` whose other seats are played by the opponent agent one decision at a time, as a
 single-agent gymnasium env with ``action_masks()``.
 """
 
@@ -30,7 +30,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from agents.base import Agent
 from agents.ppo import SymlogFeatures
 from agents.registry import make_agent
-from envs.registry import make_game
+from envs.registry import env_version, make_game
 from envs.vector import CardVecEnv
 
 RESULTS = Path(__file__).parent / "results"
@@ -43,7 +43,7 @@ class SingleAgentTable(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, game_name: str, players: int, opponent: str, seed: int = 0) -> None:
-        self.aec = importlib.import_module(f"envs.{game_name}_v0").env(num_players=players)
+        self.aec = importlib.import_module(f"envs.{env_version(game_name)}").env(num_players=players)
         self.game = self.aec.unwrapped.game
         self.opponent: Agent = make_agent(opponent, self.game)
         self.observation_space = gym.spaces.Box(-np.inf, np.inf, (self.game.observation_size,), np.float32)

@@ -5,7 +5,7 @@ import numpy as np
 from envs.core.game import sample_legal
 from envs.tripoli.observation import OFFSETS, SCALARS
 
-TO_CALL = OFFSETS["scalars"][0] + SCALARS.index("to_call")  # "chips I must add to call" (envs/tripoli_v0.py)
+TO_CALL = OFFSETS["scalars"][0] + SCALARS.index("to_call")  # "chips I must add to call" (envs/tripoli_v1.py)
 
 
 class CautiousAgent:

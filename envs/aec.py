@@ -36,14 +36,9 @@ from envs.core.checks import ArgumentError, check_int, is_int, show
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import normalize_seeds
 from envs.gamelog import GameRecorder
+from envs.registry import env_version
 
 RESET_OPTIONS = ("deck", "dealer")
-
-
-def env_version(game_name: str) -> str:
-    """The versioned environment name of a game (``tripoli_v0``): the AEC face's ``metadata["name"]``, recorded in
-    results (leagues)."""
-    return f"{game_name}_v0"
 
 
 class ResetNeededError(RuntimeError):

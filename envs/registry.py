@@ -1,4 +1,5 @@
-"""Game cores by name, imported lazily: ``make_game("tripoli", num_players=4, paycards="play")``."""
+"""The suite's games by name: their cores, imported lazily (``make_game("tripoli", num_players=4, paycards="play")``),
+and their environment versions."""
 
 from __future__ import annotations
 
@@ -7,18 +8,30 @@ from typing import Any
 
 from envs.core.game import BatchedGame
 
-GAME_CLASSES = {
+GAMES = {
     "tripoli": "envs.tripoli.core:TripoliGame",
     "triolet": "envs.triolet.core:TrioletGame",
     "flipflop": "envs.flipflop.core:FlipFlopGame",
 }
+"""The one list of the suite's games: name → its core class."""
+
+VERSIONS = {"tripoli": 1, "triolet": 1, "flipflop": 1}
+"""Environment version of each game (PettingZoo's ``_vN``): a change of a game's rules, defaults, observation or
+action space bumps it; ``envs.<game>_v<N>`` is the public module, ``cardgym/<game>-v<N>`` the registry id, and
+model files and results record it."""
+
+
+def env_version(name: str) -> str:
+    """``"tripoli_v1"``: the versioned environment name of game ``name``."""
+    game_class(name)  # refuses an unknown name
+    return f"{name}_v{VERSIONS[name]}"
 
 
 def game_class(name: str) -> type[BatchedGame]:
     """The core class of game ``name``."""
-    if name not in GAME_CLASSES:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAME_CLASSES)}")
-    module, cls = GAME_CLASSES[name].split(":")
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    module, cls = GAMES[name].split(":")
     return getattr(importlib.import_module(module), cls)
 
 

@@ -24,7 +24,7 @@ import pytest
 
 from agents.registry import AgentSpecError, make_agent
 from envs.core.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS
-from envs.registry import GAME_CLASSES, game_class, make_game
+from envs.registry import GAMES, game_class, make_game
 from envs.tripoli.observation import OFFSETS, SCALARS
 from training.cli import main as cardgym
 
@@ -148,7 +148,7 @@ def test_every_rule_id_cited_by_the_code_is_defined_in_docs():
 
 
 # ----- options -----------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("game", sorted(GAME_CLASSES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_options_table_lists_every_config_field_with_its_default(game: str):
     page = text(f"{game}.md")
     for field in dataclasses.fields(game_class(game).config_class):
@@ -157,7 +157,7 @@ def test_options_table_lists_every_config_field_with_its_default(game: str):
         assert f"`{field.default}`" in row[0], f"{game}.md: option {field.name} should show its default {field.default}"
 
 
-@pytest.mark.parametrize("game", sorted(GAME_CLASSES))
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_options_marked_missing_are_missing(game: str):
     """Once the engine gets an option the page calls missing, the page must say how it works (and this fails)."""
     line = re.search(r"^Options the engine does not have yet: (.+)$", text(f"{game}.md"), re.MULTILINE)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from envs import flipflop_v0
+from envs import flipflop_v1
 from envs.core.cards import parse_card
 from envs.core.config import ConfigError
 from envs.core.game import BatchedGame, sample_legal
@@ -282,7 +282,7 @@ def test_f28_max_deals_truncates_only_a_session_the_rules_do_not_end(num_deals, 
 def test_c13_f28_pettingzoo_face_reports_the_cut_as_truncation():
     """The AEC face: after the cut every agent is truncated, none terminated, and the returns are the money moved
     before the cut (each player's three antes, the side pots paid at the dealer's first turn)."""
-    env = flipflop_v0.env(2, max_turns=6)
+    env = flipflop_v1.env(2, max_turns=6)
     env.reset(seed=3)
     scores = flipflop_scores("exchange")
     returns = dict.fromkeys(env.agents, 0.0)

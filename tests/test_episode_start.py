@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from envs import flipflop_v0
+from envs import flipflop_v1
 from envs.flipflop.core import hand_totals
 from envs.registry import make_game
 
@@ -47,17 +47,17 @@ def test_f7_api_test_on_a_seed_dealing_49_or_50() -> None:
     game = make_game("flipflop", num_players=7)
     totals = hand_totals(game.init(0, batch_size=SEEDS).hands)
     seed = int(np.flatnonzero(((totals == 49) | (totals == 50)).any(axis=1))[0])
-    env = flipflop_v0.env(num_players=7)
+    env = flipflop_v1.env(num_players=7)
     env.reset(seed=seed)
     assert not any(env.terminations.values()) and not any(env.truncations.values())
-    api_test(flipflop_v0.env(num_players=7), num_cycles=50)
+    api_test(flipflop_v1.env(num_players=7), num_cycles=50)
 
 
 def test_c8_forced_moves_are_in_every_agents_infos() -> None:
     """The PettingZoo face reports each step's forced moves (C8) to every agent, as the core lists them."""
-    from envs import tripoli_v0
+    from envs import tripoli_v1
 
-    env = tripoli_v0.env(num_players=4, spare_hand="none", poker_select="best")
+    env = tripoli_v1.env(num_players=4, spare_hand="none", poker_select="best")
     env.reset(seed=3)
     seen = 0
     rng = np.random.default_rng(0)

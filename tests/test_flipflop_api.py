@@ -11,8 +11,8 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import envs  # noqa: F401  (registers cardgym/flipflop-v0)
-from envs import flipflop_v0
+import envs  # noqa: F401  (registers cardgym/flipflop-v1)
+from envs import flipflop_v1
 from envs.core.config import ConfigError
 from envs.core.game import IllegalActionError
 from envs.flipflop import FlipFlopGame
@@ -38,16 +38,16 @@ def seeded_resets(env, first: int = 100):
 
 @pytest.mark.parametrize(("n", "options"), TABLES)
 def test_c6_pettingzoo_api_test(n, options):
-    api_test(seeded_resets(flipflop_v0.env(num_players=n, **options)), num_cycles=300)
+    api_test(seeded_resets(flipflop_v1.env(num_players=n, **options)), num_cycles=300)
 
 
 @pytest.mark.parametrize(("n", "options"), TABLES)
 def test_c7_pettingzoo_seed_test(n, options):
-    seed_test(lambda: flipflop_v0.env(num_players=n, **options), num_cycles=300)
+    seed_test(lambda: flipflop_v1.env(num_players=n, **options), num_cycles=300)
 
 
 def test_c6_registry_id_and_agents():
-    env = pettingzoo.make("aec", "cardgym/flipflop-v0", num_players=3)
+    env = pettingzoo.make("aec", "cardgym/flipflop-v1", num_players=3)
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
     obs = env.observe(env.agent_selection)
@@ -69,11 +69,11 @@ def test_action_names_are_fixed_and_readable():
 
 def test_stacked_deck_reset_and_render_modes():
     deck = stack_deck(3, 2, {0: [0, 1, 2, 3, 4], 1: [13, 14, 15, 16, 17], 2: [26, 27, 28, 29, 30]})
-    env = flipflop_v0.env(num_players=3, render_mode="ansi")
+    env = flipflop_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=5, options={"deck": deck, "dealer": 2})
     text = env.render()
     assert "P0 to draw" in text and "2♣ 3♣ 4♣ 5♣ 6♣" in text and "flip card 6♥" in text
-    human = flipflop_v0.env(num_players=3, render_mode="human")
+    human = flipflop_v1.env(num_players=3, render_mode="human")
     human.reset(seed=5, options={"deck": deck, "dealer": 2})
     assert human.render() is None
 
@@ -93,7 +93,7 @@ def test_c9_illegal_action_refused_state_unchanged():
 
 
 def test_c9_illegal_action_through_the_env():
-    env = flipflop_v0.env(num_players=3)
+    env = flipflop_v1.env(num_players=3)
     env.reset(seed=2)
     agent = env.agent_selection
     obs_before = env.observe(agent)["observation"].copy()
@@ -117,11 +117,11 @@ def test_c9_illegal_action_through_the_env():
 )
 def test_f23_bad_options_refused(options, message):
     with pytest.raises(ConfigError, match=message):
-        flipflop_v0.env(num_players=4, **options)
+        flipflop_v1.env(num_players=4, **options)
 
 
 def test_f5_bad_reset_options_refused():
-    env = flipflop_v0.env(num_players=3)
+    env = flipflop_v1.env(num_players=3)
     with pytest.raises(ValueError, match="52"):
         env.reset(seed=1, options={"deck": list(range(51))})
     with pytest.raises(ValueError, match="exactly once"):

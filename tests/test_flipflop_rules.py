@@ -1,4 +1,4 @@
-"""Flip Flop rules F1–F27 (shared/rules/flipflop.md), one or more scripted deals per rule with stacked decks and
+"""Flip Flop rules F1–F27 (docs/flipflop.md), one or more scripted deals per rule with stacked decks and
 results computed by hand from the rules. Seats play clockwise from the dealer's left (C4, F5)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import flipflop_v0
+from envs import flipflop_v1
 from envs.core.cards import card_str, parse_card
 from envs.core.config import ConfigError
 from envs.flipflop import FlipFlopGame
@@ -211,7 +211,7 @@ def test_f8_worked_example_through_the_public_api():
     The flip card A♥ and the A♦ are E's: E wins the flip and flop pots (5 each); everyone anted them (-2)."""
     deck = stack_deck(5, 4, {0: ids("Kc Qc Jc Tc 9c"), 1: ids("Ks Qs Js Ts Kh"), 2: ids("2c 3c 4c 5c 6c"),
                               3: ids("7c 8c 2s 3s 4s"), 4: ids("5s 6s 7s Ad Ah")})
-    env = flipflop_v0.env(num_players=5)
+    env = flipflop_v1.env(num_players=5)
     env.reset(seed=3, options={"deck": deck, "dealer": 4})
     assert not any(env.terminations.values()) and env.agent_selection == "player_0"  # the first claimant is asked
     env.step(env.unwrapped.game.action_id("claim 49/50"))
@@ -434,7 +434,7 @@ def test_f19_worked_example_through_the_public_api():
     """Rules example: five players, A (P0) drops and ties for lowest (20) with C and D: A pays one more (pot 6), C and
     D take 3 each. Game-pot nets: A -2, C +2, D +2, B -1, E -1. Side pots: E's 7♠ (flip) wins 5, A's 2♣ (flop) 5."""
     hands = {0: "2c 3c 4c 5c 6c", 1: "7c 8c 9c 7d 8d", 2: "2d 3d 4d 5d 6d", 3: "2h 3h 4h 5h 6h", 4: "9d 7h 8h 9h 7s"}
-    env = flipflop_v0.env(num_players=5)
+    env = flipflop_v1.env(num_players=5)
     env.reset(seed=11, options={"deck": stack_deck(5, 4, {s: ids(h) for s, h in hands.items()}), "dealer": 4})
     total = dict(env.rewards)
     assert env.agent_selection == "player_0"

@@ -16,13 +16,14 @@ from hypothesis.extra import numpy as hnp
 from envs.aec import CardGymEnv, ResetNeededError
 from envs.core.checks import ArgumentError
 from envs.core.game import IllegalActionError
+from envs.registry import env_version
 from tests.input_helpers import GAMES, not_integers, out_of_range, refused, same_arrays
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _raw_env(name: str, render_mode: str | None = None) -> CardGymEnv:
-    return importlib.import_module(f"envs.{name}_v0").raw_env(num_players=3, render_mode=render_mode)
+    return importlib.import_module(f"envs.{env_version(name)}").raw_env(num_players=3, render_mode=render_mode)
 
 
 def _snapshot(env: CardGymEnv) -> tuple[Any, ...]:
@@ -45,7 +46,7 @@ def test_everything_before_reset_says_reset(name: str, render_mode: str | None) 
         (lambda: env.render(), "render()"),
         (lambda: env.legal_actions(), "legal_actions()"),
     ]:
-        refused(call, ResetNeededError, f"{name}_v0: call reset() before {what}")
+        refused(call, ResetNeededError, f"{env_version(name)}: call reset() before {what}")
     assert "not reset yet" in env._repr_html_()  # a notebook shows the env before reset without an error
     env.reset(seed=1)
     env.last()  # and after reset all of it works

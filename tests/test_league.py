@@ -179,7 +179,7 @@ def test_ratings_follow_the_plackett_luce_update_by_hand() -> None:
 def test_league_writes_everything_it_promises(reference) -> None:
     out, _ = reference
     data = json.loads(league_json(out))
-    assert data["env_version"] == "tripoli_v0" and data["cardgym_version"] == cardgym_version()
+    assert data["env_version"] == "tripoli_v1" and data["cardgym_version"] == cardgym_version()
     assert [a["spec"] for a in data["agents"]] == list(FIELD)
     assert [a["version"] for a in data["agents"]] == [1, 1, "2", None]  # the zoo's versions; a class without one
     schedule = data["schedule"]

@@ -11,7 +11,7 @@ import torch as th
 
 from agents.ppo import ModelFileError, PPOAgent, load_model, read_metadata
 from agents.registry import make_agent
-from envs.registry import GAME_CLASSES, make_game
+from envs.registry import GAMES, make_game
 from training.cli import main as cli_main
 from training.evaluate import evaluate
 from training.train import parse_opponents, train
@@ -33,7 +33,7 @@ def tripoli_run(tmp_path_factory):
     return cfg, train(cfg)
 
 
-@pytest.mark.parametrize("game_name", sorted(set(GAME_CLASSES) - {"tripoli"}))
+@pytest.mark.parametrize("game_name", sorted(set(GAMES) - {"tripoli"}))
 def test_train_saves_reloads_and_evaluates(tmp_path, game_name):
     cfg = tiny(tmp_path, game=game_name, players=3)
     result = train(cfg)

@@ -1,4 +1,4 @@
-"""The PettingZoo face of Le triolet (envs/triolet_v0.py): PettingZoo's api_test and seed_test for 3, 4, 5, 6 and
+"""The PettingZoo face of Le triolet (envs/triolet_v1.py): PettingZoo's api_test and seed_test for 3, 4, 5, 6 and
 8 players, the registry id, stacked-deck resets, renders and refused input."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import envs  # noqa: F401  (registers cardgym/triolet-v0)
-from envs import triolet_v0
+import envs  # noqa: F401  (registers cardgym/triolet-v1)
+from envs import triolet_v1
 from envs.core.cards import parse_card
 from envs.core.config import ConfigError
 from envs.core.game import IllegalActionError
@@ -18,19 +18,19 @@ from envs.triolet import observation as ob
 
 @pytest.mark.parametrize("num_players", [3, 4, 5, 6, 8])
 def test_api_and_seed_test(num_players):
-    api_test(triolet_v0.env(num_players=num_players), num_cycles=60)
-    seed_test(lambda: triolet_v0.env(num_players=num_players, faceup_sets=True), num_cycles=60)
+    api_test(triolet_v1.env(num_players=num_players), num_cycles=60)
+    seed_test(lambda: triolet_v1.env(num_players=num_players, faceup_sets=True), num_cycles=60)
 
 
 def test_registry_make():
-    env = pettingzoo.make("aec", "cardgym/triolet-v0", num_players=5)
+    env = pettingzoo.make("aec", "cardgym/triolet-v1", num_players=5)
     env.reset(seed=3)
     assert env.possible_agents == [f"player_{s}" for s in range(5)]  # C6
     assert env.observation_space("player_0")["observation"].shape == (ob.SIZE,)
 
 
 def test_stacked_deck_reset_and_render():
-    env = triolet_v0.env(num_players=6, render_mode="ansi")
+    env = triolet_v1.env(num_players=6, render_mode="ansi")
     game = env.unwrapped.game
     ids = [parse_card(c) for c in "2c 3c 4c 5c 6c 7c Kd Qd Jd".split()]
     deck = game.stacked_deck(ids)  # seat 0: face-down 2 3 4, face-up 5 6 7, hand K Q J
@@ -49,7 +49,7 @@ def test_stacked_deck_reset_and_render():
 
 
 def test_observation_padded_to_eight_seats():
-    game = triolet_v0.raw_env(num_players=3).game
+    game = triolet_v1.raw_env(num_players=3).game
     state = game.init(4, batch_size=5)
     obs = game.observe(state, np.array([0, 1, 2, 0, 1]))
     assert obs.shape == (5, ob.SIZE) and obs.dtype == np.float32
@@ -60,10 +60,10 @@ def test_observation_padded_to_eight_seats():
 
 def test_bad_input_refused():
     with pytest.raises(ConfigError):
-        triolet_v0.env(num_players=2)
+        triolet_v1.env(num_players=2)
     with pytest.raises(ConfigError):
-        triolet_v0.env(num_players=4, faceup_sets="yes")
-    env = triolet_v0.env(num_players=4)
+        triolet_v1.env(num_players=4, faceup_sets="yes")
+    env = triolet_v1.env(num_players=4)
     with pytest.warns(UserWarning, match="shuffle"):  # named, not an error (PettingZoo passes option dicts on)
         env.reset(seed=0, options={"shuffle": True})
     with pytest.raises(ValueError):

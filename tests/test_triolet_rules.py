@@ -1,4 +1,4 @@
-"""Per-rule tests of Le triolet (shared/rules/triolet.md L1–L17 and the common rules they use), each on a scripted,
+"""Per-rule tests of Le triolet (docs/triolet.md L1–L17 and the common rules they use), each on a scripted,
 stacked deal with hand-computed expectations. Seat ``s`` is dealt deck positions ``9s..9s+8``: face-down #1–#3,
 face-up, hand; the stock follows. With dealer 1 play goes 0 → n-1 → … → 1 (L5)."""
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-import envs  # noqa: F401  (registers cardgym/tripoli-v0)
-from envs import tripoli_v0
+import envs  # noqa: F401  (registers cardgym/tripoli-v1)
+from envs import tripoli_v1
 from envs.core.cards import card_str
 from envs.tripoli.actions import TripoliActions
 
@@ -27,21 +27,21 @@ VARIANTS = [
 
 @pytest.mark.parametrize("n", [2, 4, 6, 9])
 def test_api_and_seed_test_table_sizes(n):
-    api_test(tripoli_v0.env(num_players=n), num_cycles=300)
-    seed_test(lambda: tripoli_v0.env(num_players=n), num_cycles=200)
+    api_test(tripoli_v1.env(num_players=n), num_cycles=300)
+    seed_test(lambda: tripoli_v1.env(num_players=n), num_cycles=200)
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=[",".join(f"{k}={v}" for k, v in o.items()) for o in VARIANTS])
 def test_api_and_seed_test_variants(options):
     n = 2 + len(options) * 2 % 8  # spread the variants over table sizes
-    api_test(tripoli_v0.env(num_players=n, **options), num_cycles=200)
-    seed_test(lambda: tripoli_v0.env(num_players=n, **options), num_cycles=100)
+    api_test(tripoli_v1.env(num_players=n, **options), num_cycles=200)
+    seed_test(lambda: tripoli_v1.env(num_players=n, **options), num_cycles=100)
 
 
 def test_registry_make():
     import pettingzoo
 
-    env = pettingzoo.make("aec", "cardgym/tripoli-v0", num_players=5)
+    env = pettingzoo.make("aec", "cardgym/tripoli-v1", num_players=5)
     env.reset(seed=0)
     assert env.possible_agents == [f"player_{s}" for s in range(5)]
     assert env.unwrapped.game.num_players == 5
@@ -49,7 +49,7 @@ def test_registry_make():
 
 @pytest.mark.parametrize("n", range(2, 10))
 def test_quickstart_runs_to_the_end(n):
-    env = tripoli_v0.env(num_players=n, render_mode="ansi")
+    env = tripoli_v1.env(num_players=n, render_mode="ansi")
     env.reset(seed=42)
     steps = 0
     for agent in env.agent_iter():
@@ -67,7 +67,7 @@ def test_quickstart_runs_to_the_end(n):
 
 
 def test_render_ansi_shows_viewer_hand_and_chips():
-    env = tripoli_v0.env(num_players=4, render_mode="ansi", spare_hand="none")
+    env = tripoli_v1.env(num_players=4, render_mode="ansi", spare_hand="none")
     env.reset(seed=3)
     game, state = env.unwrapped.game, env.unwrapped.state_
     seat = int(state.current_player[0])
@@ -85,7 +85,7 @@ def test_render_ansi_shows_viewer_hand_and_chips():
 
 
 def test_action_names():
-    env = tripoli_v0.raw_env(num_players=4)
+    env = tripoli_v1.raw_env(num_players=4)
     names = [env.action_name(a) for a in range(env.game.num_actions)]
     acts = TripoliActions(max_bid=20, bet_limit=10)
     assert env.game.num_actions == 3 + 1 + 20 + 4 + 52 + 3 + 10 + 10 + 4 + 1 == acts.size
@@ -95,14 +95,14 @@ def test_action_names():
         assert name in names
         assert env.action_name(env.game.action_id(name)) == name
     assert len(set(names)) == len(names)
-    small = tripoli_v0.raw_env(num_players=3, max_bid=2, bet_limit=4)
+    small = tripoli_v1.raw_env(num_players=3, max_bid=2, bet_limit=4)
     assert "bid 3" not in small.game.action_names() and "bet 4" in small.game.action_names()
     with pytest.raises(ValueError):
         env.game.action_id("bet 11")
 
 
 def test_observation_space_and_mask():
-    env = tripoli_v0.env(num_players=6)
+    env = tripoli_v1.env(num_players=6)
     env.reset(seed=1)
     agent = env.agent_selection
     obs = env.observe(agent)
@@ -112,5 +112,5 @@ def test_observation_space_and_mask():
     other = next(a for a in env.agents if a != agent)
     assert env.observe(other)["action_mask"].sum() == 0
     # One policy fits every table size: the observation length does not depend on n.
-    sizes = {tripoli_v0.raw_env(num_players=n).game.observation_size for n in range(2, 10)}
+    sizes = {tripoli_v1.raw_env(num_players=n).game.observation_size for n in range(2, 10)}
     assert len(sizes) == 1

@@ -1,7 +1,7 @@
 """Tripoli: common rules C1–C13, the layout, deal and spare hand (T1–T11) and the variants and episodes (T26–T29).
 
 Scripted deals use stacked decks (tests/tripoli_helpers.py); every expected chip count is worked out by hand from
-shared/rules/tripoli.md and the engine decisions, as explained next to it. Deck M is described in
+docs/tripoli.md and the engine decisions, as explained next to it. Deck M is described in
 tests/test_tripoli_rules_play.py.
 """
 
@@ -17,8 +17,8 @@ from envs.core.poker import mask_rank
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.tripoli.core import TripoliGame
 from envs.tripoli.observation import OFFSETS
-from envs.tripoli_v0 import env as make_env
-from envs.tripoli_v0 import raw_env
+from envs.tripoli_v1 import env as make_env
+from envs.tripoli_v1 import raw_env
 from tests.tripoli_helpers import (
     FAST,
     K_HANDS,

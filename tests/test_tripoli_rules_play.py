@@ -408,7 +408,7 @@ def test_t25_king_before_queen_does_not_take_king_queen():
     assert t.layout() == [0, 0, 0, 0, 0, 3, 0, 0, 0]
 
 
-# ----- what the observations show (C12, T16, T24; block offsets as documented in envs/tripoli_v0.py) ------------------
+# ----- what the observations show (C12, T16, T24; block offsets as documented in envs/tripoli_v1.py) ------------------
 def seat_rows(t: Table, viewer: int, block: str) -> list[int]:
     """A 9 × 52 observation block of ``viewer`` as card masks by absolute seat (row j is seat viewer + j)."""
     lo, hi = OFFSETS[block]

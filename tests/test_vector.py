@@ -13,7 +13,7 @@ from agents.random_agent import RandomAgent
 from agents.registry import make_agent
 from envs.core.game import IllegalActionError, sample_legal
 from envs.core.rng import hash_u64
-from envs.registry import GAME_CLASSES, make_game
+from envs.registry import GAMES, make_game
 from envs.vector import STREAM_TABLE_SEED, CardVecEnv
 
 
@@ -23,7 +23,7 @@ def _random_steps(env: CardVecEnv, steps: int, seed: int = 0):
         yield env.step(sample_legal(env.action_masks(), rng))
 
 
-@pytest.mark.parametrize("game_name", sorted(GAME_CLASSES))
+@pytest.mark.parametrize("game_name", sorted(GAMES))
 def test_every_table_waits_on_its_learner_with_its_mask(game_name):
     game = make_game(game_name, num_players=3)
     env = VecCheckNan(CardVecEnv(game, 32, make_agent("heuristic", game), seed=3), raise_exception=True)

@@ -20,7 +20,7 @@ from contextlib import closing
 from pathlib import Path
 
 from agents.registry import SPEC_HELP, make_agent
-from envs.registry import GAME_CLASSES, make_game
+from envs.registry import GAMES, make_game
 from training.cli_args import (
     CommandError,
     check_output_file,
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> None:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="duplicate-deal tournament between agents (mean result per deal, 95%% CI)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=sorted(GAME_CLASSES), default="tripoli")
+    p.add_argument("--game", choices=sorted(GAMES), default="tripoli")
     p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                    help=f"one agent per seat: {SPEC_HELP}")

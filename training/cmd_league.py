@@ -20,7 +20,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.registry import SPEC_HELP
-from envs.registry import GAME_CLASSES
+from envs.registry import GAMES
 from training.cmd_eval import parse_options
 from training.executors import add_executor_arguments, executor_from_args
 from training.league import LeagueConfig, LeagueRun, league_files
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> None:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("league", help="rank a field of agents: seat-balanced lineups, duplicate deals, ratings",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=sorted(GAME_CLASSES), default="tripoli")
+    p.add_argument("--game", choices=sorted(GAMES), default="tripoli")
     p.add_argument("--players", type=int, default=4, help="seats per table (default 4)")
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                    help=f"the field, at least as many different agents as seats: {SPEC_HELP}")

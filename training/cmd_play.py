@@ -27,7 +27,7 @@ import numpy as np
 from agents.registry import SPEC_HELP, make_agent
 from envs.aec import CardGymEnv
 from envs.gamelog import GameRecorder, cards_text, public_view, seat_name
-from envs.registry import GAME_CLASSES, make_game
+from envs.registry import GAMES, make_game
 from training.cli_args import (
     MAX_SEED,
     CommandError,
@@ -229,7 +229,7 @@ def run(args: argparse.Namespace) -> None:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game", choices=sorted(GAME_CLASSES))
+    p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
     p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
                    help=f"the bots: one spec for all, or one per other seat ({SPEC_HELP}; default heuristic)")

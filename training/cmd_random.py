@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from envs.core.game import sample_legal
-from envs.registry import GAME_CLASSES, make_game
+from envs.registry import GAMES, make_game
 from training.cli_args import integer, parse_options, positive_int, seed_int
 
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> None:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("random", help="play a batch of random legal games and print a summary",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=sorted(GAME_CLASSES), default="tripoli")
+    p.add_argument("--game", choices=sorted(GAMES), default="tripoli")
     p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
     p.add_argument("--tables", type=positive_int, default=1024, help="games played at once (default 1024)")
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the first table (0 to 2**64 - 1; default 0)")

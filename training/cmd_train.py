@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from agents.registry import SPEC_HELP, make_agent
-from envs.registry import GAME_CLASSES, make_game
+from envs.registry import GAMES, make_game
 from training.cli_args import (
     CommandError,
     check_output_folder,
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> None:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train a MaskablePPO agent (opponents, self-play, evaluation, checkpoints)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=sorted(GAME_CLASSES), default=DEFAULTS.game)
+    p.add_argument("--game", choices=sorted(GAMES), default=DEFAULTS.game)
     p.add_argument("--players", type=integer, default=DEFAULTS.players, help="table size (default 4)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.add_argument("--opponents", default=DEFAULTS.opponents,

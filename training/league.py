@@ -35,8 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.aec import env_version
-from envs.registry import make_game
+from envs.registry import env_version, make_game
 from training.evaluate import UNITS, group_seeds, play_duplicate
 from training.executors import Executor, InProcess, TableSpec
 from training.league_report import league_table

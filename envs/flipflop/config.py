@@ -1,4 +1,4 @@
-"""Rule options of Flip Flop (shared/rules/flipflop.md); each field is one configuration key of the rules file."""
+"""Rule options of Flip Flop (docs/flipflop.md); each field is one configuration key of the rules file."""
 
 from __future__ import annotations
 

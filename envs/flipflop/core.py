@@ -1,4 +1,4 @@
-"""The batched Flip Flop core (shared/rules/flipflop.md, F1–F28).
+"""The batched Flip Flop core (docs/flipflop.md, F1–F28).
 
 Every step plays one decision on every live table at once; tables are grouped by what the action does (draw, lay,
 lay off, discard) with ``np.flatnonzero`` and each group is one numpy operation per field. Turn passing, showing
@@ -83,7 +83,7 @@ def next_seat(active: np.ndarray, seat: np.ndarray) -> np.ndarray:
 
 
 class FlipFlopGame(BatchedGame[FlipFlopState]):
-    """Flip Flop for 2–7 players over a batch of tables (action and observation tables: ``envs/flipflop_v0.py``)."""
+    """Flip Flop for 2–7 players over a batch of tables (action and observation tables: ``envs/flipflop_v1.py``)."""
 
     name = "flipflop"
     min_players = 2

@@ -1,6 +1,6 @@
 """What a Flip Flop player sees (F27, C12): the seat-relative observation vector and the text render.
 
-The observation index table is in the docstring of ``envs/flipflop_v0.py``. Card planes are in C1 card id order;
+The observation index table is in the docstring of ``envs/flipflop_v1.py``. Card planes are in C1 card id order;
 seat blocks are relative to the viewer (0 = the viewer, 1 = the player to the left, …) and padded to 7 seats.
 Nothing hidden from the viewer enters: other hands only through cards they showed (F12, showdowns), the flip card
 and cards they took from the discard pile, which are public.

@@ -1,4 +1,4 @@
-"""Rule options of Le triolet (shared/rules/triolet.md); each field is one configuration key of the rules file."""
+"""Rule options of Le triolet (docs/triolet.md); each field is one configuration key of the rules file."""
 
 from __future__ import annotations
 

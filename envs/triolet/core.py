@@ -1,4 +1,4 @@
-"""The batched core of Le triolet (shared/rules/triolet.md L1–L17): every table of a batch plays at once.
+"""The batched core of Le triolet (docs/triolet.md L1–L17): every table of a batch plays at once.
 
 State: each card is stored by its identity ``c % 52`` (suits never matter and the two decks' copies play alike,
 C3). Hands, the pile, the burned cards and the cards each hand is publicly known to hold are multisets in two 52-bit
@@ -154,7 +154,7 @@ class TrioletState(BatchState):
 
 
 class TrioletGame(BatchedGame[TrioletState]):
-    """Le triolet for 3–8 players over a batch of tables (see the module docstring and ``envs/triolet_v0.py``)."""
+    """Le triolet for 3–8 players over a batch of tables (see the module docstring and ``envs/triolet_v1.py``)."""
 
     name = "triolet"
     min_players = 3

@@ -1,4 +1,4 @@
-"""Rule options of Tripoli (shared/rules/tripoli.md); each field is one configuration key of the rules file."""
+"""Rule options of Tripoli (docs/tripoli.md); each field is one configuration key of the rules file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tripoli rules over a batch of tables (shared/rules/tripoli.md T1–T30, common.md C1–C13).
+"""Tripoli rules over a batch of tables (docs/tripoli.md T1–T30, common.md C1–C13).
 
 The engine follows the rules file; the points it leaves to an engine are fixed here (and tested):
 
@@ -21,7 +21,7 @@ The engine follows the rules file; the points it leaves to an engine are fixed h
 Each step applies one decision per table, then resolves what follows without a decision (ante, deal, pay cards,
 showdown, Michigan runs, passed leads, the next deal) and every forced decision (C8) until each table waits on a
 real decision. The stages live in mixins: :mod:`envs.tripoli.deal_stage` (T4–T12, T26), :mod:`envs.tripoli.poker_stage`
-(T13–T17, T28) and :mod:`envs.tripoli.michigan` (T18–T25). See :mod:`envs.tripoli_v0` for the observation table and
+(T13–T17, T28) and :mod:`envs.tripoli.michigan` (T18–T25). See :mod:`envs.tripoli_v1` for the observation table and
 :mod:`envs.tripoli.actions` for the actions.
 """
 

@@ -1,4 +1,4 @@
-"""The Tripoli observation of one seat (C12: only what that seat has seen). Index table in :mod:`envs.tripoli_v0`.
+"""The Tripoli observation of one seat (C12: only what that seat has seen). Index table in :mod:`envs.tripoli_v1`.
 
 Seat-relative: entry ``j`` of a per-seat block is seat ``(viewer + j) % n`` (``j = 0`` is the viewer, then
 clockwise); per-seat blocks are padded to 9 seats with zeros. Blocks are built a few at a time (all card masks in one

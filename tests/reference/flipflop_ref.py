@@ -1,4 +1,4 @@
-"""A slow, plain reference of Flip Flop written straight from shared/rules/flipflop.md (one table, lists and sets).
+"""A slow, plain reference of Flip Flop written straight from docs/flipflop.md (one table, lists and sets).
 
 It shares no rule code with the batched core: only the card printing of ``envs.core.cards`` and the seeded
 randomness of ``envs.core.rng`` (so that the same seed deals the same cards, C7). Legal actions are produced as the

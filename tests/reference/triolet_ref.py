@@ -1,8 +1,8 @@
-"""A slow, plain reference of Le triolet (shared/rules/triolet.md), one table, written straight from the rules.
+"""A slow, plain reference of Le triolet (docs/triolet.md), one table, written straight from the rules.
 
 Cards are the real ids 0..103 (C1, C3); hands, face-up rows, the stock and the pile are Python lists, the pile in
 the order the cards were played. Nothing here is shared with the batched core except the action numbering, which is
-the public interface both must follow (the action table of ``envs/triolet_v0.py``):
+the public interface both must follow (the action table of ``envs/triolet_v1.py``):
 
     8 r + k - 1         play k cards of rank r from the hand
     104 + c             play the face-up card c (c = id % 52)

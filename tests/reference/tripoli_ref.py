@@ -1,6 +1,6 @@
 """A plain, slow, one-table reference implementation of Tripoli, written straight from the rules.
 
-It follows shared/rules/common.md, shared/rules/tripoli.md and the engine decisions both implementations share
+It follows docs/common.md, docs/tripoli.md and the engine decisions both implementations share
 (first dealer and shuffles from :mod:`envs.core.rng`, the order of decisions, the space indices). It uses Python
 lists, sets and ints, one method per rule, and shares no rule code with the batched core
 (:mod:`envs.tripoli.core`): the parity test (tests/test_tripoli_parity.py) plays both side by side, so a mistake in

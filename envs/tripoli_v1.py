@@ -1,9 +1,9 @@
-"""Tripoli (Michigan Rummy / Rummoli / Poch) as a PettingZoo AEC environment — version 0.
+"""Tripoli (Michigan Rummy / Rummoli / Poch) as a PettingZoo AEC environment — version 1.
 
-    from envs import tripoli_v0
-    env = tripoli_v0.env(num_players=5, render_mode="ansi", paycards="play", max_raises=3)
+    from envs import tripoli_v1
+    env = tripoli_v1.env(num_players=5, render_mode="ansi", paycards="play", max_raises=3)
 
-Rules: ``shared/rules/tripoli.md`` (T1–T29) with the engine decisions in :mod:`envs.tripoli.core`; options are the
+Rules: ``docs/tripoli.md`` (T1–T30) with the engine decisions in :mod:`envs.tripoli.core`; options are the
 fields of :class:`envs.tripoli.config.TripoliConfig`. Agents ``player_0 … player_{n-1}`` (2–9 seats).
 Rewards (C11, T29): each seat's chip-balance change at every step, forced moves included; the first ante arrives
 with the first step's rewards. ``reset(seed, options={"deck": [52 card ids in dealing order], "dealer": seat})``
@@ -65,7 +65,10 @@ last                        continue run           play the next card of a run (
                                                    ``auto_forced=False``, C8)
 ==========================  =====================  ====================================================
 
-Changelog: v0 — first version.
+Changelog: v1 — T30 ``cosmo``; T28 ``final_round`` ``poker``/``pots``/``share``/``none`` (the booleans still mean
+``poker``/``none``) and ``final_pots``; T7 ``dead_hand`` ``hidden``/``shown``; the auction fields describe the deal's
+last auction and are cleared each deal; the observation gains the shown dead cards, the final-round pot, the pots
+left and the sequence start (1,375 values); each step reports its forced moves (C8). v0 — first version.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Le triolet (a Palace / Shithead-style shedding game) as a PettingZoo AEC environment — version 0.
+"""Le triolet (a Palace / Shithead-style shedding game) as a PettingZoo AEC environment — version 1.
 
-Rules: shared/rules/triolet.md (L1–L17). 3–8 players (agents ``player_0`` … ``player_7``, C6); 40/44/48 cards for
+Rules: docs/triolet.md (L1–L17). 3–8 players (agents ``player_0`` … ``player_7``, C6); 40/44/48 cards for
 3/4/5 players, two decks for 6–8 (L1). Each player has three face-down cards, three face-up cards on them and three
 cards in hand; after a swap phase (L4) play goes to the right from the dealer's right (L5); cards of one rank go on
 a strictly lower rank (order 3 4 5 6 8 9 J Q K A 2), anything goes on a 7, a 10 or four of a rank burn the pile and
@@ -60,7 +60,10 @@ offset          length  meaning
 A turn (for ``max_turns``) is one move on the pile — a play or a pick-up, forced or chosen; playing again after a
 burn is a new turn; swap-phase decisions are not turns.
 
-Change log: v0: first version.
+Change log: v1: swaps name a hand position and a face-up slot (9 actions; 196 in all, from 2,891); L13 a turned
+face-down card that cannot be played goes into the hand privately (``show_failed_facedown=True`` keeps v0's
+behaviour); stacked decks are card ids; the observation gains the viewer's own face-up slots (1,226 values); each
+step reports its forced moves (C8). v0: first version.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Flip Flop (a Tunk rummy variant from Dayton, Ohio) as a PettingZoo AEC environment — version 0.
+"""Flip Flop (a Tunk rummy variant from Dayton, Ohio) as a PettingZoo AEC environment — version 1.
 
-Rules: shared/rules/flipflop.md (F1–F28). 2–7 players, agents ``player_0 …``; one deal per episode by default, or a
+Rules: docs/flipflop.md (F1–F28). 2–7 players, agents ``player_0 …``; one deal per episode by default, or a
 session of ``num_deals`` deals (or ``until_one_left=True``) with bankrolls of ``bankroll`` stakes (F23–F25). Rewards
 are the change of each player's money at every step (antes, pots, extra stakes), in stakes times ``stake`` (default
 1.0, F26). A dealt 49 or 50 is claimed with the claimant's one action ``claim 49/50`` — before anybody plays with
@@ -12,8 +12,8 @@ money stay as they are). ``env.unwrapped.game.max_episode_decisions`` bounds the
 with a single legal action are played by the engine (C8; ``auto_forced=False`` asks for them). ``reset(seed,
 options={"deck": [52 card ids in dealing order], "dealer": seat})`` stacks the first deal.
 
-    from envs import flipflop_v0
-    env = flipflop_v0.env(num_players=4, num_deals=10)
+    from envs import flipflop_v1
+    env = flipflop_v1.env(num_players=4, num_deals=10)
 
 Actions (472, ``env.unwrapped.action_name(a)``; the same id always has the same name)
 -----------------------------------------------------------------------------------
@@ -69,6 +69,10 @@ index        content
 
 Changes
 -------
+v1: F7 ``declare_49_50`` (``deal``, ``first_turn``) with the claim as the claimant's always-asked action ``claim
+49/50`` (id 471; 472 actions), so no episode is over at reset; F26 ``stake``; F28 ``max_turns`` (200) and
+``max_deals`` (1000) truncate; the observation gains the turn number and "phase is a 49/50 claim" (1,654 values);
+claimants show their hands; each step reports its forced moves (C8).
 v0: first version.
 """
 
