@@ -104,7 +104,7 @@ class _Line:
         if not isinstance(line, dict):
             raise self.error(f"a log line is a JSON object, got {_what(line)}")
         kind = line.get("type")
-        if kind not in LINE_KEYS:
+        if not isinstance(kind, str) or kind not in LINE_KEYS:
             got = "no 'type'" if "type" not in line else f"type {_what(kind)}"
             raise self.error(f"unknown line: {got}; a line's 'type' is one of {', '.join(LINE_KEYS)}")
         missing = [k for k in LINE_KEYS[kind] if k not in line]

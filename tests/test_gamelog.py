@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from pettingzoo.test import api_test
 
 from envs.aec import CardGymEnv
 from envs.core.cards import card_str
-from envs.gamelog import GameRecorder, LogError, diff_events, public_view, read_log, replay
+from envs.gamelog import GameRecorder, diff_events, public_view, read_log, replay
 from envs.registry import make_game
 from training.cli import main as cli_main
 
@@ -167,30 +166,6 @@ def test_text_and_cli_replay(tmp_path, capsys):
     cli_main(["replay", str(path), "--game", "2", "--ascii"])
     out = capsys.readouterr().out
     assert "game 1 of 2" not in out and "♠" not in out and "♥" not in out
-
-
-def test_bad_logs_are_refused(tmp_path, capsys):
-    path = tmp_path / "g.jsonl"
-    env = CardGymEnv(make_game("triolet", 3), log_path=path)
-    play_random(env, 1, np.random.default_rng(1))
-    env.close()
-    lines = [json.loads(x) for x in path.read_text().splitlines()]
-    step = next(i for i, x in enumerate(lines) if x["type"] == "step")
-    lines[step]["seat"] = (lines[step]["seat"] + 1) % 3
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    with pytest.raises(LogError, match="to act"):
-        replay(read_log(bad)[0])
-    with pytest.raises(SystemExit) as e:
-        cli_main(["replay", str(bad), "--verify"])
-    assert e.value.code == 2 and "to act" in capsys.readouterr().err
-    not_log = tmp_path / "x.jsonl"
-    not_log.write_text('{"type": "step"}\n')
-    with pytest.raises(LogError, match="not a cardgym game log"):
-        read_log(not_log)
-    not_log.write_text("hello\n")
-    with pytest.raises(LogError, match="not JSON"):
-        read_log(not_log)
 
 
 def test_recording_env_passes_the_pettingzoo_api_test(tmp_path):
