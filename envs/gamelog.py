@@ -2,14 +2,17 @@
 
 A log file holds one or more games; each game is written as these lines (one JSON object each, ``"type"`` first):
 
-- ``game`` — the header: game name, rule ``options``, ``num_players``, ``seed``, first ``dealer``, the first
+- ``game`` — the header: game name, rule ``options``, ``num_players``, ``seed``, first ``dealer`` (drawn from the
+  seed or chosen), ``stacked`` (whether the first deck was given instead of shuffled from the seed), the first
   deal's whole ``deck`` in dealing order (the values ``init(decks=...)`` takes, plus their ``deck_cards`` names;
   ``deck_note`` marks it as the whole deal, hidden cards included — the only hidden information in a log) and the
   chips moved while dealing (``rewards``, e.g. antes);
 - ``deal`` — a deal begins: its number, dealer and what is public at once (e.g. face-up cards, the flip card);
 - ``step`` — one decision: the ``seat`` that took it, the ``action`` id and its ``name``, the ``rewards`` of every
   seat for the step (forced moves included, C11) and the public ``events`` it caused;
-- ``deal_end`` — a deal is over: each seat's ``returns`` over the deal and the hands ``shown`` in it;
+- ``deal_end`` — a deal is over: each seat's ``returns`` over the deal and the cards ``shown`` in it (the value of
+  the game's ``shown`` fields at the deal's end: Tripoli's poker hands shown at the showdown, Flip Flop's cards
+  publicly known to be in a hand — a card that left the hand is not listed);
 - ``result`` — the episode's ``returns`` per seat (deal rewards included), ``terminated``/``truncated``, ``steps``.
 
 Public events are derived generically: the public part of the observation of seat 0 (each game's
@@ -18,10 +21,15 @@ change becomes an event (cards played, shown, picked up, burned, laid; chips on 
 Observations never hold hidden cards (C12) and the viewer's private fields are left out, so neither do events.
 
 Later deals of a multi-deal episode are shuffled from the seed (C7), so ``seed`` + ``deck`` + ``dealer`` + the
-actions reproduce the whole episode: :func:`replay` does it and checks every seat and reward on the way.
+actions reproduce the whole episode. A log file is data from anywhere, so reading one trusts nothing:
+:func:`read_log` refuses a file that is not a well-formed log with one :class:`LogError` naming the line and the
+problem (:mod:`envs.logcheck`); :func:`replay` plays the game again and checks every line of the log against the line
+a recorder writes for the replay — the deck against the seed, each seat, action, name, reward and public event,
+each deal's returns and shown cards, the result — raising :class:`VerifyError` at the first line that differs;
+:func:`verify` also requires the log to reach the game's end.
 
     env = CardGymEnv(make_game("tripoli", 4), log_path="game.jsonl")   # or env.recorder = GameRecorder(path)
-    logs = read_log("game.jsonl"); print(logs[0].text()); game, state, rewards = replay(logs[0])
+    logs = read_log("game.jsonl"); print(logs[0].text()); game, state, rewards = verify(logs[0])
 """
 
 from __future__ import annotations
@@ -518,7 +526,7 @@ def _compare(log: GameLog, start: int, replayed: list[dict[str, Any]]) -> None:
         diff = _difference(logged, expected, "")
         if diff is None:
             continue
-        label = f" (step {logged['n']})" if logged["type"] == "step" and expected["type"] == "step" else ""
+        label = f" (step {expected['n']})" if expected["type"] == "step" else ""
         hint = ""
         if expected["type"] == "game" and diff.startswith(("deck[", "stacked ")):
             hint = (f" (the deck is the one seed {logged['seed']} deals: not a stacked deck)" if logged["stacked"] else
@@ -541,11 +549,16 @@ def _difference(logged: Any, replayed: Any, path: str) -> str | None:
                 return diff
         extra = next((key for key in logged if key not in replayed), None)
         return None if extra is None else f"{f'{path}.{extra}' if path else extra} is not in the replay"
-    if isinstance(replayed, list) and isinstance(logged, list) and len(replayed) == len(logged):
-        for i, (a, b) in enumerate(zip(logged, replayed, strict=True)):
+    if isinstance(replayed, list) and isinstance(logged, list):
+        for i, (a, b) in enumerate(zip(logged, replayed, strict=False)):
             diff = _difference(a, b, f"{path}[{i}]")
             if diff is not None:
                 return diff
+        k = min(len(logged), len(replayed))
+        if len(logged) > k:
+            return f"{path}[{k}] is {_short(logged[k])} in the log, not in the replay"
+        if len(replayed) > k:
+            return f"{path}[{k}] is missing (the replay has {_short(replayed[k])})"
         return None
     if _same_scalar(logged, replayed):
         return None

@@ -206,9 +206,9 @@ def summary(lines: list[dict], deal: int = 0) -> tuple[dict, list]:
 def test_summary_leaves_out_cards_discarded_or_laid():
     """player_1 shows 2♥ at its first turn (F12, hearts are the flip suit of K♥) and discards it; player_0 takes it
     from the pile and lays it in 2♥3♥4♥, discards 5♠; player_1 drops: everybody shows (F19). The summary lists each
-    hand as shown then: player_0 K♥ 6♠, player_1 the drawn 2♣ and 9♣ 10♣ J♣ K♠ — neither 2♥ (it was ``K♥ 2♥ 6♠``
-    and ``2♣ 9♣ 10♣ J♣ 2♥ K♠`` before the fix). Money: antes 3 each; flip pot 2 to player_1's 2♥; no diamond was dealt so
-    the flop pot stays; player_1 (46) is caught by player_0 (16) and pays a stake: player_0 takes the game pot 3."""
+    hand as shown then — player_0 K♥ 6♠, player_1 the drawn 2♣ and 9♣ 10♣ J♣ K♠ — and not 2♥, once known in both
+    hands. Money: antes 3 each; flip pot 2 to player_1's 2♥; no diamond was dealt, so the flop pot stays; player_1
+    (41 points) is caught by player_0 (16) and pays a stake: player_0 takes the game pot 3."""
     env, lines = flipflop_scripted(1, "2h 3h 9c 4h tc 5s jc 6s ks kh",
                                    ["draw stock", "discard 2♥", "draw discard 2♥", "lay run 2♥3♥4♥", "discard 5♠",
                                     "drop"])
