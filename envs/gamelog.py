@@ -2,14 +2,17 @@
 
 A log file holds one or more games; each game is written as these lines (one JSON object each, ``"type"`` first):
 
-- ``game`` — the header: game name, rule ``options``, ``num_players``, ``seed``, first ``dealer``, the first
+- ``game`` — the header: game name, rule ``options``, ``num_players``, ``seed``, first ``dealer`` (drawn from the
+  seed or chosen), ``stacked`` (whether the first deck was given instead of shuffled from the seed), the first
   deal's whole ``deck`` in dealing order (the values ``init(decks=...)`` takes, plus their ``deck_cards`` names;
   ``deck_note`` marks it as the whole deal, hidden cards included — the only hidden information in a log) and the
   chips moved while dealing (``rewards``, e.g. antes);
 - ``deal`` — a deal begins: its number, dealer and what is public at once (e.g. face-up cards, the flip card);
 - ``step`` — one decision: the ``seat`` that took it, the ``action`` id and its ``name``, the ``rewards`` of every
   seat for the step (forced moves included, C11) and the public ``events`` it caused;
-- ``deal_end`` — a deal is over: each seat's ``returns`` over the deal and the hands ``shown`` in it;
+- ``deal_end`` — a deal is over: each seat's ``returns`` over the deal and the cards ``shown`` in it (the value of
+  the game's ``shown`` fields at the deal's end: Tripoli's poker hands shown at the showdown, Flip Flop's cards
+  publicly known to be in a hand — a card that left the hand is not listed);
 - ``result`` — the episode's ``returns`` per seat (deal rewards included), ``terminated``/``truncated``, ``steps``.
 
 Public events are derived generically: the public part of the observation of seat 0 (each game's
@@ -18,10 +21,15 @@ change becomes an event (cards played, shown, picked up, burned, laid; chips on 
 Observations never hold hidden cards (C12) and the viewer's private fields are left out, so neither do events.
 
 Later deals of a multi-deal episode are shuffled from the seed (C7), so ``seed`` + ``deck`` + ``dealer`` + the
-actions reproduce the whole episode: :func:`replay` does it and checks every seat and reward on the way.
+actions reproduce the whole episode. A log file is data from anywhere, so reading one trusts nothing:
+:func:`read_log` refuses a file that is not a well-formed log with one :class:`LogError` naming the line and the
+problem (:mod:`envs.logcheck`); :func:`replay` plays the game again and checks every line of the log against the line
+a recorder writes for the replay — the deck against the seed, each seat, action, name, reward and public event,
+each deal's returns and shown cards, the result — raising :class:`VerifyError` at the first line that differs;
+:func:`verify` also requires the log to reach the game's end.
 
     env = CardGymEnv(make_game("tripoli", 4), log_path="game.jsonl")   # or env.recorder = GameRecorder(path)
-    logs = read_log("game.jsonl"); print(logs[0].text()); game, state, rewards = replay(logs[0])
+    logs = read_log("game.jsonl"); print(logs[0].text()); game, state, rewards = verify(logs[0])
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -38,8 +47,8 @@ import numpy as np
 from envs.core.cards import DECK_SIZE, card_str
 from envs.core.game import BatchedGame, BatchState
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
+from envs.logcheck import LOG_FORMAT, LogError, VerifyError, check_game, parse_lines, where
 
-LOG_FORMAT = "cardgym-log/1"
 DECK_NOTE = "the whole first deal in dealing order, hidden cards included: no player saw all of it"
 
 FieldKind = Literal["cards", "seat_cards", "values", "seat_values", "seat_onehot", "onehot"]
@@ -63,7 +72,11 @@ class PublicField:
     private: bool = False
     """The viewer's own information (their hand): never logged; shown in HTML to that viewer only."""
     shown: bool = False
-    """Cards a seat showed to everybody: repeated in the deal's summary."""
+    """Cards a seat showed to everybody: repeated in the deal's summary (the field's value at the deal's end)."""
+    in_hand: bool = False
+    """The field holds cards in the seat's hand now: a card leaves it when it leaves the hand (discarded, laid).
+    The summary of a deal that a step ends *and* deals the next cannot see how the old deal ended (the next deal's
+    observation replaces it); it leaves out the acting seat's cards of such a field, whose hand that step changed."""
     events: bool = True
     """Changes become log events (``False`` for fields the step's rewards or action name already tell)."""
 
@@ -239,8 +252,9 @@ class GameRecorder:
         first dealer it was given, if any."""
         self.game, self.view, self.lines, self.last = game, public_view(game.name), [], []
         seed = int(state.seeds[0])
-        stacked = deck is not None
-        deck = first_deck(game, seed) if deck is None else np.asarray(deck, dtype=np.int64).ravel()
+        seed_deck = first_deck(game, seed)
+        deck = seed_deck if deck is None else np.asarray(deck, dtype=np.int64).ravel()
+        stacked = not np.array_equal(deck, seed_deck)  # the seed's own deck given again is not a stacked deck
         self._obs = self._observe(state)
         n = game.num_players
         dealer = first_dealer(game, seed) if dealer is None else int(dealer)
@@ -257,22 +271,22 @@ class GameRecorder:
         self._finish_if_done(state)
 
     def _start_deal(self, deal: int, dealer: int | None) -> None:
-        self._deal, self._deal_returns, self._shown = deal, np.zeros(self.game.num_players), {}
+        self._deal, self._deal_returns = deal, np.zeros(self.game.num_players)
+        self._note_shown()
         events = diff_events(self.view, None, self._obs, self.game.num_players)
-        self._note_shown(events)
         self._write({"type": "deal", "deal": deal, "dealer": dealer, "events": events})
 
-    def _note_shown(self, events: list[dict[str, Any]]) -> None:
-        shown = {f.name for f in self.view.fields if f.shown}
-        for e in events:
-            if e["field"] in shown and "seat" in e:
-                self._shown.setdefault(e["seat"], []).extend(e["added"])
+    def _note_shown(self) -> None:
+        """Keep the shown fields' value in the last observation of the deal: {field: {seat: cards}}."""
+        n = self.game.num_players
+        self._shown = {f.name: field_value(f, self._obs, 0, n) for f in self.view.fields if f.shown}
 
     def _end_deal(self) -> None:
         n = self.game.num_players
         ret = [float(x) for x in self._deal_returns]
         text = ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(ret))
-        shown = {str(s): sorted(cards) for s, cards in sorted(self._shown.items()) if cards and s < n}
+        cards = {s: sorted(c for by_seat in self._shown.values() for c in by_seat.get(s, [])) for s in range(n)}
+        shown = {str(s): c for s, c in cards.items() if c}
         self._write({"type": "deal_end", "deal": self._deal, "returns": ret, "shown": shown, "text": text})
 
     def record(self, state: BatchState, seat: int, action: int) -> None:
@@ -284,7 +298,6 @@ class GameRecorder:
         rewards = state.rewards[0].astype(float)
         new_deal = deal != self._deal and not bool(state.terminated[0] | state.truncated[0])
         events = [] if new_deal else diff_events(self.view, self._obs, obs, n)
-        self._note_shown(events)
         self._returns += rewards
         self._deal_returns += rewards
         self._steps += 1
@@ -292,9 +305,14 @@ class GameRecorder:
         self._write({"type": "step", "n": self._steps, "seat": int(seat), "action": int(action), "name": name,
                      "secret": self.view.is_secret(name), "rewards": rewards.tolist(), "events": events})
         self._obs = obs
-        if new_deal:
+        if new_deal:  # the old deal's end is not observable: the acting seat's in-hand cards are unknown now
+            for f in self.view.fields:
+                if f.shown and f.in_hand:
+                    self._shown[f.name][int(seat)] = []
             self._end_deal()
             self._start_deal(deal, field_value(self.view.dealer, obs, 0, n))
+        else:
+            self._note_shown()
         self._finish_if_done(state)
 
     def _finish_if_done(self, state: BatchState) -> None:
@@ -315,19 +333,28 @@ class GameRecorder:
 
 
 # ----- reading -------------------------------------------------------------------------------------------------------
-class LogError(ValueError):
-    """A log file that is not a cardgym log, or that does not replay as written."""
-
-
 @dataclasses.dataclass
 class GameLog:
-    """One recorded game: its lines, header first."""
+    """One recorded game: its lines, header first. Building one checks the lines' shape (:func:`envs.logcheck.
+    check_game`): a log that is not one raises :class:`LogError` naming the line."""
 
     lines: list[dict[str, Any]]
+    numbers: list[int] | None = None
+    """The line number of each line in its file (``None``: 1, 2, … in the order of ``lines``)."""
+    source: str = ""
+    """Where the lines come from (the file), for messages."""
 
     def __post_init__(self) -> None:
-        if not self.lines or self.lines[0].get("type") != "game":
-            raise LogError("a game log starts with a 'game' line")
+        if self.numbers is None:
+            self.numbers = list(range(1, len(self.lines) + 1))
+        if len(self.numbers) != len(self.lines):
+            raise ValueError(f"numbers: one line number per line ({len(self.lines)}), got {len(self.numbers)}")
+        check_game(self.lines, self.numbers, self.source)
+
+    def where(self, index: int) -> str:
+        """``"game.jsonl, line 7"``: where ``lines[index]`` is."""
+        assert self.numbers is not None
+        return where(self.source, self.numbers[index])
 
     @property
     def header(self) -> dict[str, Any]:
@@ -346,6 +373,7 @@ class GameLog:
         return [s["action"] for s in self.steps]
 
     def make_game(self) -> BatchedGame:
+        """A fresh core of the game, table size and options of the header."""
         from envs.registry import make_game
 
         h = self.header
@@ -401,49 +429,146 @@ def _rewards_text(rewards: list[float], all_seats: bool = False) -> str:
     return ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(rewards) if all_seats or r)
 
 
-def iter_games(lines: list[dict[str, Any]]) -> Iterator[GameLog]:
-    start = None
-    for i, line in enumerate(lines):
-        if line.get("type") == "game":
-            if start is not None:
-                yield GameLog(lines[start:i])
-            start = i
-    if start is not None:
-        yield GameLog(lines[start:])
+def iter_games(lines: list[Any], numbers: list[int] | None = None, source: str = "") -> Iterator[GameLog]:
+    """The games of a log's lines (each starts at a ``game`` line; ``numbers``: their line numbers)."""
+    numbers = list(range(1, len(lines) + 1)) if numbers is None else numbers
+    starts = [i for i, line in enumerate(lines) if isinstance(line, dict) and line.get("type") == "game"]
+    if not starts or starts[0] != 0:
+        first = lines[0]
+        kind = f"a {first['type']!r} line" if isinstance(first, dict) and isinstance(first.get("type"), str) else (
+            "not a log line")
+        raise LogError(f"{where(source, numbers[0])}: not a cardgym game log: it must start with a 'game' line, "
+                       f"this is {kind}")
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        yield GameLog(lines[start:end], numbers[start:end], source)
 
 
 def read_log(path: str | Path) -> list[GameLog]:
-    """The games of a log file, in order."""
-    lines = []
-    for k, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if raw.strip():
-            try:
-                lines.append(json.loads(raw))
-            except json.JSONDecodeError as e:
-                raise LogError(f"{path}, line {k}: not JSON ({e.msg})") from None
-    if not lines or lines[0].get("type") != "game":
-        raise LogError(f"{path}: not a cardgym game log (the first line must be a 'game' header)")
-    return list(iter_games(lines))
+    """The games of a log file, in order. A file that cannot be read or is not a well-formed cardgym log raises
+    :class:`LogError` with one line naming the file, the line and the problem (whether the log is *true* is
+    :func:`verify`'s question)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LogError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise LogError(f"{path}: is a directory, not a log file") from None
+    except OSError as e:
+        raise LogError(f"{path}: cannot be read ({e.strerror or e})") from None
+    values, numbers = parse_lines(data, str(path))
+    return list(iter_games(values, numbers, str(path)))
 
 
+# ----- replaying -----------------------------------------------------------------------------------------------------
 def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
-    """Play ``log`` again on a fresh table: stacked first deck and dealer, then every logged action.
+    """Play ``log`` again on a fresh table — the seed (or the stacked deck), the first dealer, then every logged
+    action — and check every line the log holds against the line a :class:`GameRecorder` writes for the replayed
+    game: the header (the deck is the seed's unless stacked, the chips moved while dealing), each step's seat,
+    action id, name, secrecy, rewards and public events, each deal's events, returns and shown hands, the result.
 
-    Returns the game, the final state and the rewards of each step; raises :class:`LogError` when a logged seat,
-    action or reward does not match what the game does."""
+    Returns the game, the final state and the rewards of each step. Raises :class:`VerifyError` at the first line
+    that differs, naming it and what differs. A log that stops early replays as far as it goes (:func:`verify`
+    also requires the game's end)."""
     h = log.header
     game = log.make_game()
-    state = game.init(h["seed"], batch_size=1, decks=np.asarray(h["deck"])[None, :],
+    deck = np.asarray(h["deck"], dtype=np.int64) if h["stacked"] else None
+    state = game.init(h["seed"], batch_size=1, decks=None if deck is None else deck[None, :],
                       dealers=np.asarray([h["dealer"]]))
-    if not np.allclose(state.rewards[0], h["rewards"]):
-        raise LogError(f"the deal's rewards {state.rewards[0].tolist()} differ from the log's {h['rewards']}")
+    recorder = GameRecorder(None)
+    recorder.begin(game, state, deck=deck, dealer=h["dealer"])
+    _compare(log, 0, recorder.last)
     rewards = []
-    for s in log.steps:
-        if int(state.current_player[0]) != s["seat"]:
-            raise LogError(f"step {s['n']}: the log has {seat_name(s['seat'])} to act, the game "
-                           f"{seat_name(int(state.current_player[0]))}")
-        game.step(state, np.asarray([s["action"]]))
-        if not np.allclose(state.rewards[0], s["rewards"]):
-            raise LogError(f"step {s['n']}: rewards {state.rewards[0].tolist()} differ from the log's {s['rewards']}")
+    k = len(recorder.lines)
+    while k < len(log.lines) and not bool(state.terminated[0] | state.truncated[0]):
+        line, to_act = log.lines[k], int(state.current_player[0])
+        if line["type"] != "step":
+            raise VerifyError(f"{log.where(k)}: the log has a {line['type']!r} line here, but the game goes on "
+                              f"({seat_name(to_act)} to act)")
+        if line["seat"] != to_act:
+            raise VerifyError(f"{log.where(k)} (step {line['n']}): the log has {seat_name(line['seat'])} to act, "
+                              f"the game {seat_name(to_act)}")
+        action = line["action"]
+        if not state.legal_action_mask[0, action]:
+            raise VerifyError(f"{log.where(k)} (step {line['n']}): action {action} ({game.action_name(action)}) is "
+                              f"not legal for {seat_name(to_act)} here")
+        game.step(state, np.asarray([action]))
         rewards.append(state.rewards[0].copy())
+        recorder.record(state, to_act, action)
+        _compare(log, k, recorder.last)
+        k += len(recorder.last)
     return game, state, rewards
+
+
+def verify(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
+    """:func:`replay` ``log`` and require the whole game: a log that stops before its ``result`` line raises
+    :class:`VerifyError` ("incomplete log")."""
+    out = replay(log)
+    if log.result is None:
+        last = len(log.lines) - 1
+        raise VerifyError(f"{log.where(last)}: incomplete log: it stops after this line, before the game's end "
+                          f"(no 'result' line; {len(log.steps)} steps replayed)")
+    return out
+
+
+def _compare(log: GameLog, start: int, replayed: list[dict[str, Any]]) -> None:
+    """Compare the replay's ``replayed`` lines with the log's lines from index ``start`` (as far as the log goes)."""
+    for k, expected in enumerate(replayed, start):
+        if k >= len(log.lines):
+            return
+        expected = json.loads(json.dumps(expected))  # as written to a file: tuples become lists
+        logged = log.lines[k]
+        diff = _difference(logged, expected, "")
+        if diff is None:
+            continue
+        label = f" (step {expected['n']})" if expected["type"] == "step" else ""
+        hint = ""
+        if expected["type"] == "game" and diff.startswith(("deck[", "stacked ")):
+            hint = (f" (the deck is the one seed {logged['seed']} deals: not a stacked deck)" if logged["stacked"] else
+                    f" (the deck is not stacked, so it must be the one seed {logged['seed']} deals)")
+        raise VerifyError(f"{log.where(k)}{label}: {diff}{hint}")
+
+
+def _difference(logged: Any, replayed: Any, path: str) -> str | None:
+    """The first difference between a logged JSON value and the replay's, as ``"<path> is X in the log, the replay
+    has Y"`` (``None``: the same). Numbers compare by value (1 and 1.0 are one JSON number); a boolean is no
+    number."""
+    name = path or "the line"
+    if isinstance(replayed, dict) and isinstance(logged, dict):
+        for key, value in replayed.items():
+            sub = f"{path}.{key}" if path else key
+            if key not in logged:
+                return f"{sub} is missing (the replay has {_short(value)})"
+            diff = _difference(logged[key], value, sub)
+            if diff is not None:
+                return diff
+        extra = next((key for key in logged if key not in replayed), None)
+        return None if extra is None else f"{f'{path}.{extra}' if path else extra} is not in the replay"
+    if isinstance(replayed, list) and isinstance(logged, list):
+        for i, (a, b) in enumerate(zip(logged, replayed, strict=False)):
+            diff = _difference(a, b, f"{path}[{i}]")
+            if diff is not None:
+                return diff
+        k = min(len(logged), len(replayed))
+        if len(logged) > k:
+            return f"{path}[{k}] is {_short(logged[k])} in the log, not in the replay"
+        if len(replayed) > k:
+            return f"{path}[{k}] is missing (the replay has {_short(replayed[k])})"
+        return None
+    if _same_scalar(logged, replayed):
+        return None
+    return f"{name} is {_short(logged)} in the log, the replay has {_short(replayed)}"
+
+
+def _same_scalar(a: Any, b: Any) -> bool:
+    number = (int, float)
+    if isinstance(a, bool) or isinstance(b, bool) or not (isinstance(a, number) and isinstance(b, number)):
+        return type(a) is type(b) and not isinstance(a, (list, dict)) and a == b
+    return a == b
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "…"

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test
 
 from envs.aec import CardGymEnv
 from envs.core.cards import card_str
-from envs.gamelog import GameRecorder, LogError, diff_events, public_view, read_log, replay
+from envs.gamelog import GameRecorder, diff_events, field_value, public_view, read_log, replay
 from envs.registry import make_game
 from training.cli import main as cli_main
 
@@ -169,30 +170,6 @@ def test_text_and_cli_replay(tmp_path, capsys):
     assert "game 1 of 2" not in out and "♠" not in out and "♥" not in out
 
 
-def test_bad_logs_are_refused(tmp_path, capsys):
-    path = tmp_path / "g.jsonl"
-    env = CardGymEnv(make_game("triolet", 3), log_path=path)
-    play_random(env, 1, np.random.default_rng(1))
-    env.close()
-    lines = [json.loads(x) for x in path.read_text().splitlines()]
-    step = next(i for i, x in enumerate(lines) if x["type"] == "step")
-    lines[step]["seat"] = (lines[step]["seat"] + 1) % 3
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
-    with pytest.raises(LogError, match="to act"):
-        replay(read_log(bad)[0])
-    with pytest.raises(SystemExit) as e:
-        cli_main(["replay", str(bad), "--verify"])
-    assert e.value.code == 2 and "to act" in capsys.readouterr().err
-    not_log = tmp_path / "x.jsonl"
-    not_log.write_text('{"type": "step"}\n')
-    with pytest.raises(LogError, match="not a cardgym game log"):
-        read_log(not_log)
-    not_log.write_text("hello\n")
-    with pytest.raises(LogError, match="not JSON"):
-        read_log(not_log)
-
-
 def test_recording_env_passes_the_pettingzoo_api_test(tmp_path):
     env = CardGymEnv(make_game("triolet", 3), log_path=tmp_path / "api.jsonl")
     api_test(env, num_cycles=200)
@@ -200,3 +177,73 @@ def test_recording_env_passes_the_pettingzoo_api_test(tmp_path):
     logs = read_log(tmp_path / "api.jsonl")
     assert logs and all(log.header["game"] == "triolet" for log in logs)
     replay(logs[0])
+
+
+# ----- deal summaries: only cards still in the hand (Flip Flop's "known in hand") ------------------------------------
+def flipflop_scripted(num_deals: int, front: str, moves: list[str]) -> tuple[CardGymEnv, list[dict]]:
+    """Two players, dealer player_0, a deck dealt ``front`` first (``"2h 3h …"``: deck[2k] to player_1, deck[2k+1]
+    to player_0 for k < 5, deck[9] the flip card, deck[10] the top of the stock), then the other cards in id order;
+    ``moves`` are action names."""
+    game = make_game("flipflop", 2, num_deals=num_deals)
+    ids = {card_str(c, False).lower(): c for c in range(52)}
+    first = [ids[c] for c in front.split()]
+    deck = first + [c for c in range(52) if c not in first]
+    by_name = {game.action_name(a): a for a in range(game.num_actions)}
+    env = CardGymEnv(game)
+    env.recorder = GameRecorder(None)
+    env.reset(seed=0, options={"deck": deck, "dealer": 0})
+    for move in moves:
+        env.step(by_name[move])
+    return env, env.recorder.log().lines
+
+
+def summary(lines: list[dict], deal: int = 0) -> tuple[dict, list]:
+    end = next(x for x in lines if x["type"] == "deal_end" and x["deal"] == deal)
+    shown = {s: " ".join(card_str(c, False) for c in cards) for s, cards in end["shown"].items()}
+    return shown, end["returns"]
+
+
+def test_summary_leaves_out_cards_discarded_or_laid():
+    """player_1 shows 2♥ at its first turn (F12, hearts are the flip suit of K♥) and discards it; player_0 takes it
+    from the pile and lays it in 2♥3♥4♥, discards 5♠; player_1 drops: everybody shows (F19). The summary lists each
+    hand as shown then — player_0 K♥ 6♠, player_1 the drawn 2♣ and 9♣ 10♣ J♣ K♠ — and not 2♥, once known in both
+    hands. Money: antes 3 each; flip pot 2 to player_1's 2♥; no diamond was dealt, so the flop pot stays; player_1
+    (41 points) is caught by player_0 (16) and pays a stake: player_0 takes the game pot 3."""
+    env, lines = flipflop_scripted(1, "2h 3h 9c 4h tc 5s jc 6s ks kh",
+                                   ["draw stock", "discard 2♥", "draw discard 2♥", "lay run 2♥3♥4♥", "discard 5♠",
+                                    "drop"])
+    assert summary(lines) == ({"0": "Kh 6s", "1": "2c 9c Tc Jc Ks"}, [0.0, -2.0])
+    text = env.recorder.log().text()
+    assert "player_0 showed K♥ 6♠" in text and "player_1 showed 2♣ 9♣ 10♣ J♣ K♠" in text
+    replay(env.recorder.log())
+
+
+def test_summary_of_a_deal_that_ends_and_deals_the_next():
+    """player_1 shows 2♥ (F12), draws J♣ and tunks out with 9♣10♣J♣ and 2♥3♥4♥ (F20: player_0 pays a stake). In a
+    single deal the end is observed: player_0, who had no turn, shows its lowest flop-suit card 8♦ at once (F12)
+    beside the flip card K♥. In a session the last lay deals the next deal in the same step, so the old deal's end
+    is not observed: the summary keeps what was public before it (player_0's K♥) and leaves out the acting player's
+    cards, whose hand that step emptied (2♥ was known in it). Money of the single deal: player_1 −3 + flip pot 2 +
+    game pot 3 = +2; player_0 −3 + flop pot 2 (8♦ is the only diamond) − 1 = −2."""
+    front = "2h 5s 3h 6s 4h 8d 9c qs tc kh jc"
+    moves = ["draw stock", "lay run 9♣10♣J♣", "lay run 2♥3♥4♥"]
+    _, single = flipflop_scripted(1, front, moves)
+    assert summary(single) == ({"0": "8d Kh"}, [-2.0, 2.0])
+    env, session = flipflop_scripted(2, front, moves)
+    assert summary(session)[0] == {"0": "Kh"}
+    assert [x["deal"] for x in session if x["type"] == "deal"] == [0, 1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 5))
+def test_flipflop_summary_cards_are_in_the_final_hands(seed, n):
+    """A single deal ends observed: every card a summary lists is in that seat's hand at the end."""
+    game = make_game("flipflop", n)
+    env = CardGymEnv(game)
+    env.recorder = GameRecorder(None)
+    play_random(env, seed, np.random.default_rng(seed))
+    (end,) = [x for x in env.recorder.lines if x["type"] == "deal_end"]
+    hand = next(f for f in public_view("flipflop").fields if f.name == "hand")
+    for s, cards in end["shown"].items():
+        own = field_value(hand, game.observe(env.state_, int(s))[0], int(s), n)
+        assert set(cards) <= set(own)

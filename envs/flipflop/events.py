@@ -31,7 +31,8 @@ VIEW = PublicView(
         PublicField("pile", "discard pile", "cards", _plane(V.PILE)),
         PublicField("spreads", "spreads", "seat_cards", _plane(V.SPREAD_OF), stride=52),
         PublicField("taken_by", "took from the pile", "seat_cards", _plane(V.TAKEN_BY), stride=52),
-        PublicField("known", "known in hand", "seat_cards", _plane(V.KNOWN_IN), stride=52, shown=True),
+        PublicField("known", "known in hand", "seat_cards", _plane(V.KNOWN_IN), stride=52, shown=True,
+                    in_hand=True),
         PublicField("stock", "stock", "values", V.TABLE_OFFSET, names=("cards",), events=False),
     ),
 )
