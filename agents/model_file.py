@@ -17,6 +17,7 @@ import json
 import math
 import warnings
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,11 @@ OPTIMIZER_MEMBER = "policy.optimizer.pth"
 """Member holding the optimiser's ``state_dict`` (the name stable-baselines3 gives it)."""
 FORMAT_VERSION = 2
 """Version of the layout; 1 (before this one) kept the policy's settings only in a pickle and is not read."""
+
+
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError, RuntimeError)
+"""What reading a damaged zip raises (RuntimeError: an encrypted member; NotImplementedError: an unknown
+compression)."""
 
 
 class ModelFileError(ValueError):
@@ -84,14 +90,16 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     try:
         with zipfile.ZipFile(path) as z:
             bad = z.testzip()
-            if bad is not None:
-                raise ModelFileError(f"{where(path)} is corrupt (member {bad!r} fails its checksum)")
-            if METADATA_NAME not in z.namelist():
-                raise ModelFileError(f"{where(path)} is not a cardgym model: it has no {METADATA_NAME} "
-                                     "(models are written by `cardgym train`)")
-            meta = json.loads(z.read(METADATA_NAME))
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as e:  # NotImplementedError: compression
+            text = z.read(METADATA_NAME) if bad is None and METADATA_NAME in z.namelist() else None
+    except ZIP_ERRORS as e:
         raise ModelFileError(f"{where(path)} is corrupt or not a model zip: {one_line(e)}") from None
+    if bad is not None:
+        raise ModelFileError(f"{where(path)} is corrupt (member {bad!r} fails its checksum)")
+    if text is None:
+        raise ModelFileError(f"{where(path)} is not a cardgym model: it has no {METADATA_NAME} "
+                             "(models are written by `cardgym train`)")
+    try:
+        meta = json.loads(text)
     except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise ModelFileError(f"{where(path)} has an unreadable {METADATA_NAME}: {one_line(e)}") from None
     if not isinstance(meta, dict):
@@ -199,7 +207,7 @@ def read_tensors(path: str | Path, member: str, what: str) -> Any:
             if member not in z.namelist():
                 raise ModelFileError(f"{where(path)} has no {member} ({what})")
             data = z.read(member)
-    except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as e:
+    except ZIP_ERRORS as e:
         raise ModelFileError(f"{where(path)} is corrupt or not a model zip: {one_line(e)}") from None
     try:
         return th.load(io.BytesIO(data), map_location="cpu", weights_only=True)
@@ -225,12 +233,11 @@ def check_state_dict(state: Any, expected: dict[str, th.Tensor], path: str | Pat
     if not isinstance(state, dict):
         raise ModelFileError(f"{where(path)}: {POLICY_MEMBER} must hold a dict of tensors, got {type(state).__name__}")
     missing = [k for k in expected if k not in state]
-    extra = [str(k) for k in state if k not in expected]
+    extra = [short(k, 40) for k in state if k not in expected]  # names from the file: repr, so one line
     if missing or extra:
-        raise ModelFileError(
-            f"{where(path)}: {POLICY_MEMBER} does not fit the policy described in {METADATA_NAME}"
-            + (f"; missing {', '.join(missing[:3])}" + (" ..." if len(missing) > 3 else "") if missing else "")
-            + (f"; unexpected {short(', '.join(extra[:3]))}" + (" ..." if len(extra) > 3 else "") if extra else ""))
+        raise ModelFileError(f"{where(path)}: {POLICY_MEMBER} does not fit the policy described in {METADATA_NAME}"
+                             + "".join(f"; {what} {', '.join(names[:3])}" + (" ..." if len(names) > 3 else "")
+                                       for what, names in (("missing", missing), ("unexpected", extra)) if names))
     for name, want in expected.items():
         check_tensor(state[name], tuple(want.shape), name, path, POLICY_MEMBER)
 
