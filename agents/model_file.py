@@ -161,6 +161,7 @@ def is_number(value: Any) -> bool:
 
 KINDS: dict[str, Callable[[Any], bool]] = {
     "positive integer": lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
+    "integer of at least 2": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 2,
     "non-negative integer": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "finite number": is_number,
     "non-negative number": lambda v: is_number(v) and v >= 0,
@@ -184,7 +185,7 @@ def field(table: dict[str, Any], key: str, kind: str, path: str | Path, label: s
     if value is None and optional:
         return None
     if not KINDS[kind](value):
-        allowed = f"a {kind}" + (" or null" if optional else "")
+        allowed = ("an " if kind[0] in "aeiou" else "a ") + kind + (" or null" if optional else "")
         raise ModelFileError(f"{where(path)}: {METADATA_NAME} {name} must be {allowed}, got {short(value)}")
     return value
 

@@ -85,7 +85,7 @@ OPTIMIZERS: dict[str, type[th.optim.Optimizer]] = {"Adam": th.optim.Adam}
 PPO_FIELDS: dict[str, tuple[str, bool]] = {
     "learning_rate": ("positive number", False),
     "n_steps": ("positive integer", False),
-    "batch_size": ("positive integer", False),
+    "batch_size": ("integer of at least 2", False),  # advantages are normalised over each minibatch
     "n_epochs": ("positive integer", False),
     "gamma": ("number in [0, 1]", False),
     "gae_lambda": ("number in [0, 1]", False),
@@ -247,8 +247,12 @@ def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None =
     optimizer_state = check_optimizer_state(
         read_tensors(path, OPTIMIZER_MEMBER, "the optimiser state"),
         [[tuple(p.shape) for p in g["params"]] for g in groups], lambda g: _adam_state_keys(groups[g]), path)
-    model = MaskablePPO(cls, env, policy_kwargs=kwargs, device="cpu", seed=seed, tensorboard_log=tensorboard_log,
-                        **hyper)
+    try:  # a huge n_steps cannot allocate its rollout buffer; SB3 refuses some combinations
+        model = MaskablePPO(cls, env, policy_kwargs=kwargs, device="cpu", seed=seed, tensorboard_log=tensorboard_log,
+                            **hyper)
+    except (AssertionError, ValueError, MemoryError) as e:
+        raise ModelFileError(f"{where(path)}: the PPO settings in {METADATA_NAME} cannot be used on this env: "
+                             f"{one_line(e)}") from None
     model.policy.load_state_dict(state)
     optimizer = model.policy.optimizer
     optimizer.load_state_dict({"state": optimizer_state, "param_groups": optimizer.state_dict()["param_groups"]})

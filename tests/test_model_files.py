@@ -279,6 +279,7 @@ BROKEN_FOR_PLAYING = {
     "the older format": (edit_meta(set_in("format", 1)), "is in model format 1; this cardgym reads format 2 only"),
     "metadata a list": (replace(METADATA_NAME, b"[1, 2]"), "cardgym.json must hold a JSON object, not list"),
     "metadata not JSON": (replace(METADATA_NAME, b"{oops"), "has an unreadable cardgym.json"),
+    "metadata nested too deep": (replace(METADATA_NAME, b"[" * 100_000), "has an unreadable cardgym.json"),
     "metadata not text": (replace(METADATA_NAME, b"\xff\xfe\x00"), "has an unreadable cardgym.json"),
     "a number for the game": (edit_meta(set_in("game", 5)), "cardgym.json game must be a str, got 5"),
 }
@@ -309,6 +310,10 @@ BROKEN_FOR_RESUMING = {
     "gamma above one": (edit_meta(set_in("ppo", "gamma", 1.5)), "ppo.gamma must be a number in [0, 1], got 1.5"),
     "NaN learning rate": (edit_meta(set_in("ppo", "learning_rate", float("nan"))),
                           "ppo.learning_rate must be a positive number, got nan"),
+    "batch_size 1": (edit_meta(set_in("ppo", "batch_size", 1)), "ppo.batch_size must be an integer of at least 2"),
+    "a rollout buffer too big for memory": (edit_meta(set_in("ppo", "n_steps", 10**12)),
+                                            "the PPO settings in cardgym.json cannot be used on this env: Unable to "
+                                            "allocate"),
     "negative step count": (edit_meta(set_in("ppo", "num_timesteps", -5)),
                             "ppo.num_timesteps must be a non-negative integer, got -5"),
     "a bad curve point": (edit_meta(set_in("curve", [{"steps": "many"}])), "curve[0].steps must be"),
