@@ -18,6 +18,7 @@ core's raw observation.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,8 @@ from agents.model_file import (
 )
 from envs.core.game import BatchedGame
 
-__all__ = ["ModelFileError", "PPOAgent", "SymlogFeatures", "load_model", "load_policy", "read_metadata", "save_model"]
+__all__ = ["ModelFileError", "PPOAgent", "SymlogFeatures", "load_model", "load_policy", "read_metadata", "read_policy",
+           "save_model"]
 
 
 class SymlogFeatures(BaseFeaturesExtractor):
@@ -203,29 +205,51 @@ def _spaces(game: BatchedGame) -> tuple[spaces.Box, spaces.Discrete]:
             spaces.Discrete(game.num_actions))
 
 
-def _read_policy(path: str | Path, game: BatchedGame) -> tuple[dict[str, Any], type, dict[str, Any], dict, Any]:
-    """Metadata, policy class and arguments, checked weights, and a skeleton of the policy on torch's ``meta``
-    device (its shapes, without memory: a file cannot make us allocate more than the tensors it holds)."""
+@dataclasses.dataclass
+class PolicyFile:
+    """What :func:`read_policy` found in a model file, every part checked."""
+
+    meta: dict[str, Any]
+    """The parsed ``cardgym.json``."""
+    policy_class: type[MaskableActorCriticPolicy]
+    """The policy class it names."""
+    kwargs: dict[str, Any]
+    """The policy's constructor arguments (:func:`policy_kwargs`)."""
+    weights: dict[str, th.Tensor]
+    """The policy's ``state_dict`` from ``policy.pth``."""
+    skeleton: MaskableActorCriticPolicy
+    """The policy built on torch's ``meta`` device: its shapes, with no memory behind them."""
+
+
+def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict[str, Any],
+           path: str | Path) -> MaskableActorCriticPolicy:
+    try:
+        return cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
+    except Exception as e:  # arguments the class refuses: TypeError, ValueError, RuntimeError, AssertionError, ...
+        raise ModelFileError(f"{where(path)}: the policy described in {METADATA_NAME} cannot be built: "
+                             f"{one_line(e)}") from None
+
+
+def read_policy(path: str | Path, game: BatchedGame) -> PolicyFile:
+    """Read and check the metadata and the weights of the model file at ``path`` for ``game``. The described policy
+    is first built on the ``meta`` device and the weights compared with it, so a file cannot make us allocate more
+    than the tensors it holds."""
     meta = read_metadata(path)
     check_metadata(meta, game, path)
     cls, kwargs = policy_kwargs(meta, path)
-    try:
-        with th.device("meta"):
-            skeleton = cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
-    except Exception as e:  # bad arguments surface as TypeError, ValueError, RuntimeError, AssertionError, ...
-        raise ModelFileError(f"{where(path)}: the policy described in {METADATA_NAME} cannot be built: "
-                             f"{one_line(e)}") from None
-    state = read_tensors(path, POLICY_MEMBER, "the policy weights")
-    check_state_dict(state, skeleton.state_dict(), path)
-    return meta, cls, kwargs, state, skeleton
+    with th.device("meta"):
+        skeleton = _build(cls, game, kwargs, path)
+    weights = read_tensors(path, POLICY_MEMBER, "the policy weights")
+    check_state_dict(weights, skeleton.state_dict(), path)
+    return PolicyFile(meta, cls, kwargs, weights, skeleton)
 
 
 def load_policy(path: str | Path, game: BatchedGame) -> MaskableActorCriticPolicy:
     """The policy of the model file at ``path``, checked against ``game`` and built from its data only (raises
     :class:`ModelFileError`), in evaluation mode on the CPU."""
-    _, cls, kwargs, state, _ = _read_policy(path, game)
-    policy = cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
-    policy.load_state_dict(state)
+    found = read_policy(path, game)
+    policy = _build(found.policy_class, game, found.kwargs, path)
+    policy.load_state_dict(found.weights)
     policy.set_training_mode(False)
     return policy
 
@@ -239,21 +263,21 @@ def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None =
     """A MaskablePPO on ``env`` continuing the model file at ``path``: its policy, weights, optimiser state,
     hyperparameters and step count, all from the file's data (raises :class:`ModelFileError`). ``seed`` and
     ``tensorboard_log`` are the new run's."""
-    meta, cls, kwargs, state, skeleton = _read_policy(path, game)
-    section = field(meta, "ppo", "JSON object", path, "")
+    found = read_policy(path, game)
+    section = field(found.meta, "ppo", "JSON object", path, "")
     hyper = {key: field(section, key, kind, path, "ppo", optional) for key, (kind, optional) in PPO_FIELDS.items()}
     counters = {key: field(section, key, "non-negative integer", path, "ppo") for key in PPO_COUNTERS}
-    groups = skeleton.optimizer.param_groups
+    groups = found.skeleton.optimizer.param_groups
     optimizer_state = check_optimizer_state(
         read_tensors(path, OPTIMIZER_MEMBER, "the optimiser state"),
         [[tuple(p.shape) for p in g["params"]] for g in groups], lambda g: _adam_state_keys(groups[g]), path)
-    try:  # a huge n_steps cannot allocate its rollout buffer; SB3 refuses some combinations
-        model = MaskablePPO(cls, env, policy_kwargs=kwargs, device="cpu", seed=seed, tensorboard_log=tensorboard_log,
-                            **hyper)
-    except (AssertionError, ValueError, MemoryError) as e:
+    try:
+        model = MaskablePPO(found.policy_class, env, policy_kwargs=found.kwargs, device="cpu", seed=seed,
+                            tensorboard_log=tensorboard_log, **hyper)
+    except (AssertionError, ValueError, MemoryError) as e:  # SB3 refuses some values; a huge n_steps cannot allocate
         raise ModelFileError(f"{where(path)}: the PPO settings in {METADATA_NAME} cannot be used on this env: "
                              f"{one_line(e)}") from None
-    model.policy.load_state_dict(state)
+    model.policy.load_state_dict(found.weights)
     optimizer = model.policy.optimizer
     optimizer.load_state_dict({"state": optimizer_state, "param_groups": optimizer.state_dict()["param_groups"]})
     model.num_timesteps, model._n_updates = counters["num_timesteps"], counters["n_updates"]
