@@ -4,7 +4,9 @@ state), the two ``.pth`` members in torch's tensor format under stable-baselines
 
 Nothing here unpickles: the JSON is parsed as JSON, the tensors are read with torch's weights-only loader (plain
 tensors, numbers, strings and containers; any other object in the file is refused), and every value is checked
-against what the policy described by the JSON needs before it is used. Whatever is wrong with a file is reported
+against what the policy described by the JSON needs before it is used. Members are read only up to a size the
+described policy justifies (a zip bomb is refused unopened); members other than these three (such as the pickled
+``data`` of a stable-baselines3 zip) are never read. Whatever is wrong with a file is reported
 as a one-line :class:`ModelFileError` naming the file and the fault. The policy itself is built in
 :mod:`agents.ppo`, from the whitelisted classes the JSON names.
 """
@@ -82,19 +84,32 @@ def write_model_file(path: str | Path, metadata: dict[str, Any], tensors: dict[s
 METADATA_TYPES = {"game": str, "num_players": int, "options": dict, "observation_size": int, "num_actions": int}
 
 
+METADATA_MAX_BYTES = 16 * 2**20
+"""Largest ``cardgym.json`` read (a long learning curve takes well under 1 MiB)."""
+
+
+def read_member(path: str | Path, member: str, max_bytes: int) -> bytes | None:
+    """The bytes of ``member`` of the zip at ``path`` (``None`` if it has none), checked against its CRC. A member
+    that says it unpacks to more than ``max_bytes`` is refused before it is unpacked, so a zip bomb costs nothing."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            if member not in z.namelist():
+                return None
+            size = z.getinfo(member).file_size
+            if size > max_bytes:
+                raise ModelFileError(f"{where(path)}: {member} unpacks to {size:,} bytes, more than the {max_bytes:,} "
+                                     "it can take")
+            return z.read(member)
+    except ZIP_ERRORS as e:
+        raise ModelFileError(f"{where(path)} is corrupt or not a model zip: {one_line(e)}") from None
+
+
 def read_metadata(path: str | Path) -> dict[str, Any]:
     """The metadata of a model file; :class:`ModelFileError` if it is missing, corrupt or not a cardgym model."""
     path = Path(path)
     if not path.is_file():
         raise ModelFileError(f"{where(path)} not found")
-    try:
-        with zipfile.ZipFile(path) as z:
-            bad = z.testzip()
-            text = z.read(METADATA_NAME) if bad is None and METADATA_NAME in z.namelist() else None
-    except ZIP_ERRORS as e:
-        raise ModelFileError(f"{where(path)} is corrupt or not a model zip: {one_line(e)}") from None
-    if bad is not None:
-        raise ModelFileError(f"{where(path)} is corrupt (member {bad!r} fails its checksum)")
+    text = read_member(path, METADATA_NAME, METADATA_MAX_BYTES)
     if text is None:
         raise ModelFileError(f"{where(path)} is not a cardgym model: it has no {METADATA_NAME} "
                              "(models are written by `cardgym train`)")
@@ -200,16 +215,13 @@ def named(table: dict[str, Any], key: str, choices: Iterable[str], path: str | P
 
 
 # ----- tensors -------------------------------------------------------------------------------------------------------
-def read_tensors(path: str | Path, member: str, what: str) -> Any:
-    """The object of the ``.pth`` member, read by torch's weights-only loader onto the CPU: plain tensors and
-    containers, or :class:`ModelFileError` (missing member, corrupt data, or anything else inside)."""
-    try:
-        with zipfile.ZipFile(path) as z:
-            if member not in z.namelist():
-                raise ModelFileError(f"{where(path)} has no {member} ({what})")
-            data = z.read(member)
-    except ZIP_ERRORS as e:
-        raise ModelFileError(f"{where(path)} is corrupt or not a model zip: {one_line(e)}") from None
+def read_tensors(path: str | Path, member: str, what: str, max_bytes: int) -> Any:
+    """The object of the ``.pth`` member (at most ``max_bytes`` unpacked), read by torch's weights-only loader onto
+    the CPU: plain tensors and containers, or :class:`ModelFileError` (missing member, corrupt data, or anything else
+    inside)."""
+    data = read_member(path, member, max_bytes)
+    if data is None:
+        raise ModelFileError(f"{where(path)} has no {member} ({what})")
     try:
         return th.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as e:  # torch refuses a file with UnpicklingError, RuntimeError, ValueError, EOFError, ...

@@ -230,6 +230,12 @@ def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict
                              f"{one_line(e)}") from None
 
 
+def tensor_file_limit(skeleton: MaskableActorCriticPolicy) -> int:
+    """The most bytes ``policy.pth`` or ``policy.optimizer.pth`` of this policy may unpack to: four float32 copies of
+    its parameters (weights; Adam's two or three moment averages) and 1 MiB for names and layout."""
+    return 4 * 4 * sum(p.numel() for p in skeleton.parameters()) + 2**20
+
+
 def read_policy(path: str | Path, game: BatchedGame) -> PolicyFile:
     """Read and check the metadata and the weights of the model file at ``path`` for ``game``. The described policy
     is first built on the ``meta`` device and the weights compared with it, so a file cannot make us allocate more
@@ -239,7 +245,7 @@ def read_policy(path: str | Path, game: BatchedGame) -> PolicyFile:
     cls, kwargs = policy_kwargs(meta, path)
     with th.device("meta"):
         skeleton = _build(cls, game, kwargs, path)
-    weights = read_tensors(path, POLICY_MEMBER, "the policy weights")
+    weights = read_tensors(path, POLICY_MEMBER, "the policy weights", tensor_file_limit(skeleton))
     check_state_dict(weights, skeleton.state_dict(), path)
     return PolicyFile(meta, cls, kwargs, weights, skeleton)
 
@@ -269,7 +275,7 @@ def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None =
     counters = {key: field(section, key, "non-negative integer", path, "ppo") for key in PPO_COUNTERS}
     groups = found.skeleton.optimizer.param_groups
     optimizer_state = check_optimizer_state(
-        read_tensors(path, OPTIMIZER_MEMBER, "the optimiser state"),
+        read_tensors(path, OPTIMIZER_MEMBER, "the optimiser state", tensor_file_limit(found.skeleton)),
         [[tuple(p.shape) for p in g["params"]] for g in groups], lambda g: _adam_state_keys(groups[g]), path)
     try:
         model = MaskablePPO(found.policy_class, env, policy_kwargs=found.kwargs, device="cpu", seed=seed,

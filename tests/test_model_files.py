@@ -59,7 +59,7 @@ def members(path: Path) -> dict[str, bytes]:
 
 
 def write_zip(path: Path, content: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(path, "w") as z:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as z:
         for name, data in content.items():
             z.writestr(name, data)
     return path
@@ -253,6 +253,10 @@ BROKEN_FOR_PLAYING = {
                              "unexpected 'backdoor'"),
     "a number for a tensor": (edit_tensors(POLICY_MEMBER, lambda s: {**s, "value_net.bias": 0.5}),
                               "entry 'value_net.bias' must be a tensor, got float"),
+    "policy.pth a zip bomb": (replace(POLICY_MEMBER, bytes(8 * 2**20)), "policy.pth unpacks to 8,388,608 bytes, more "
+                              "than the 1,"),
+    "cardgym.json a zip bomb": (replace(METADATA_NAME, b" " * (17 * 2**20)), "cardgym.json unpacks to 17,825,792 "
+                                "bytes, more than the 16,777,216 it can take"),
     "policy.pth a bare tensor": (edit_tensors(POLICY_MEMBER, lambda s: th.zeros(3)), "must hold a dict of tensors"),
     "metadata of a wider network": (edit_meta(set_in("policy", "features_extractor_kwargs", "features_dim", 32)),
                                     "tensor 'features_extractor.linear.weight' is torch.float32 (16, 1320), the policy "
@@ -304,6 +308,7 @@ BROKEN_FOR_RESUMING = {
     "optimiser with another group count": (
         edit_tensors(OPTIMIZER_MEMBER, lambda s: {**s, "param_groups": s["param_groups"] * 2}),
         "must hold 1 parameter group(s)"),
+    "optimiser state a zip bomb": (replace(OPTIMIZER_MEMBER, bytes(8 * 2**20)), "policy.optimizer.pth unpacks to "),
     "optimiser file a list": (edit_tensors(OPTIMIZER_MEMBER, lambda s: [1, 2]), "must hold an optimiser state dict"),
     "no ppo section": (edit_meta(lambda m: m.pop("ppo")), "cardgym.json lacks ppo"),
     "zero n_steps": (edit_meta(set_in("ppo", "n_steps", 0)), "ppo.n_steps must be a positive integer, got 0"),
