@@ -1,14 +1,15 @@
 """The cardgym model file, read as data only: a zip holding ``cardgym.json`` (what the model was trained for and how
 to rebuild its policy, as JSON), ``policy.pth`` (the policy's weights) and ``policy.optimizer.pth`` (the optimiser's
-state), the two ``.pth`` members in torch's tensor format under stable-baselines3's member names.
+state), the two ``.pth`` members in torch's tensor format under stable-baselines3's member names (so SB3's own
+``model.set_parameters(path)``, which reads them weights-only too, loads them into a model of the same shape).
 
 Nothing here unpickles: the JSON is parsed as JSON, the tensors are read with torch's weights-only loader (plain
 tensors, numbers, strings and containers; any other object in the file is refused), and every value is checked
 against what the policy described by the JSON needs before it is used. Members are read only up to a size the
 described policy justifies (a zip bomb is refused unopened); members other than these three (such as the pickled
-``data`` of a stable-baselines3 zip) are never read. Whatever is wrong with a file is reported
-as a one-line :class:`ModelFileError` naming the file and the fault. The policy itself is built in
-:mod:`agents.ppo`, from the whitelisted classes the JSON names.
+``data`` of a stable-baselines3 zip) are never read. Whatever is wrong with a file is reported as a one-line
+:class:`ModelFileError` naming the file and the fault. The policy itself is built in :mod:`agents.ppo`, from the
+whitelisted classes the JSON names.
 """
 
 from __future__ import annotations
