@@ -73,12 +73,15 @@ def write_model_file(path: str | Path, metadata: dict[str, Any], tensors: dict[s
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(metadata, indent=1)
     partial = path.with_name(path.name + ".partial")
-    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        z.writestr(METADATA_NAME, text)
-        for member, state in tensors.items():
-            with z.open(member, "w", force_zip64=True) as f:
-                th.save(state, f)
-    partial.replace(path)
+    try:
+        with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as z:
+            z.writestr(METADATA_NAME, text)
+            for member, state in tensors.items():
+                with z.open(member, "w", force_zip64=True) as f:
+                    th.save(state, f)
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
     return path
 
 

@@ -29,7 +29,7 @@ import torch as th
 from gymnasium import spaces
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor, FlattenExtractor
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
 
 from agents.base import AgentBase
@@ -76,9 +76,9 @@ class SymlogFeatures(BaseFeaturesExtractor):
 
 POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy}
 """Policy classes a model file may name."""
-FEATURE_EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {"SymlogFeatures": SymlogFeatures,
-                                                               "FlattenExtractor": FlattenExtractor}
-"""Input layers a model file may name (``FlattenExtractor`` is stable-baselines3's default)."""
+FEATURE_EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {"SymlogFeatures": SymlogFeatures}
+"""Input layers a model file may name (one with weights: the policy is first built on torch's ``meta`` device, where
+stable-baselines3 cannot place a policy whose input layer has none, such as its default ``FlattenExtractor``)."""
 ACTIVATIONS: dict[str, type[th.nn.Module]] = {c.__name__: c for c in (th.nn.Tanh, th.nn.ReLU, th.nn.LeakyReLU,
                                                                        th.nn.ELU, th.nn.GELU, th.nn.SiLU)}
 """Activations a model file may name (``Tanh`` is stable-baselines3's default)."""

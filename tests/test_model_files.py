@@ -131,6 +131,38 @@ def test_resume_restores_weights_optimiser_state_hyperparameters_and_step_count(
     assert resumed.num_timesteps == 48 and float(resumed.policy.optimizer.state_dict()["state"][0]["step"]) == 3.0
 
 
+def test_saving_records_only_what_json_can_rebuild(tmp_path) -> None:
+    small = {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": {"features_dim": 8},
+             "net_arch": [4]}
+    scheduled = MaskablePPO("MlpPolicy", new_env(), n_steps=8, batch_size=16, learning_rate=lambda progress: 1e-3,
+                            device="cpu", policy_kwargs=small)
+    with pytest.raises(ValueError, match="records a constant learning rate, not <function"):
+        save_model(scheduled, tmp_path / "scheduled.zip", GAME)
+    swish = MaskablePPO("MlpPolicy", new_env(), n_steps=8, batch_size=16, device="cpu",
+                        policy_kwargs={**small, "activation_fn": th.nn.Hardswish})
+    with pytest.raises(ValueError, match="cannot record the activation Hardswish"):
+        save_model(swish, tmp_path / "swish.zip", GAME)
+    flat = MaskablePPO("MlpPolicy", new_env(), n_steps=8, batch_size=16, device="cpu", policy_kwargs={"net_arch": [4]})
+    with pytest.raises(ValueError, match=r"cannot record the features extractor FlattenExtractor \(allowed: Symlog"):
+        save_model(flat, tmp_path / "flat.zip", GAME)
+    other = MaskablePPO("MlpPolicy", new_env(), n_steps=8, batch_size=16, device="cpu",
+                        policy_kwargs={"features_extractor_class": SymlogFeatures, "activation_fn": th.nn.ReLU,
+                                       "features_extractor_kwargs": {"features_dim": 8}, "ortho_init": False,
+                                       "net_arch": {"pi": [4, 6], "vf": [5]},
+                                       "optimizer_kwargs": {"betas": (0.8, 0.9)}})
+    with pytest.raises(ValueError, match=r"extra entries \['ppo'\] would replace"):
+        save_model(other, tmp_path / "other.zip", GAME, {"ppo": 1})
+    assert list(tmp_path.iterdir()) == []  # nothing written, no partial file left behind
+    path = save_model(other, tmp_path / "other.zip", GAME)
+    save_model(other, path, GAME)  # saving over a model replaces it
+    assert [p.name for p in tmp_path.iterdir()] == ["other.zip"]
+    resumed = load_model(path, GAME, new_env())
+    assert resumed.policy.net_arch == {"pi": [4, 6], "vf": [5]} and resumed.policy.activation_fn is th.nn.ReLU
+    assert resumed.policy.optimizer.param_groups[0]["betas"] == (0.8, 0.9)
+    obs = observations(3)
+    np.testing.assert_array_equal(PPOAgent(GAME, path).logits(obs), PPOAgent(GAME, policy=other.policy).logits(obs))
+
+
 # ----- planted pickles -----------------------------------------------------------------------------------------------
 def plant_in_data_member(model: MaskablePPO, path: Path, out: Path, marker: Path) -> Path:
     """What an attacker would share: stable-baselines3's full zip (with its ``data`` member) whose pickled
@@ -269,7 +301,7 @@ BROKEN_FOR_PLAYING = {
     "activation names code": (edit_meta(set_in("policy", "activation_fn", "os.system")),
                               "policy.activation_fn must be one of Tanh, ReLU"),
     "extractor names code": (edit_meta(set_in("policy", "features_extractor", "builtins:eval")),
-                             "policy.features_extractor must be one of SymlogFeatures, FlattenExtractor"),
+                             "policy.features_extractor must be one of SymlogFeatures, got 'builtins:eval'"),
     "policy class names code": (edit_meta(set_in("policy", "class", "subprocess.Popen")), "policy.class must be"),
     "negative features_dim": (edit_meta(set_in("policy", "features_extractor_kwargs", "features_dim", -1)),
                               "policy.features_extractor_kwargs.features_dim must be a positive integer, got -1"),
