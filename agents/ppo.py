@@ -1,11 +1,16 @@
-"""The PPO agent: a MaskablePPO policy trained by ``cardgym train`` playing as a batched :class:`~agents.base.Agent`.
+"""The PPO agent: a MaskablePPO policy trained by ``cardgym train`` playing as a batched :class:`~agents.base.Agent`,
+and its model file.
 
-A saved model is sb3-contrib's ``MaskablePPO.save`` zip with one more member, ``cardgym.json``, recording what the
-policy was trained for: the game, table size, rule options, observation size and action count. Loading checks it:
-a file that is not such a zip, or one trained for another game or another observation / action layout, is refused
-with a :class:`ModelFileError` naming the difference. A model trained at another table size or with other rule
-options that keep the layout is accepted with a warning (the observation is padded to the game's largest table, so
-one policy can play every table size).
+A model file (:mod:`agents.model_file`) is a zip of data: ``cardgym.json`` records what the policy was trained for
+(game, table size, rule options, observation size, action count), how to rebuild it (policy class, layer widths,
+activation, input layer, optimiser settings, each by name from the short whitelists below) and the PPO
+hyperparameters and step count a resumed training continues from; ``policy.pth`` and ``policy.optimizer.pth`` hold
+the weights and the optimiser state. :func:`load_policy` (playing) and :func:`load_model` (resuming) build the policy
+from the JSON and read the tensors with torch's weights-only loader: nothing in the file is unpickled, so a model
+from anyone can be played safely. A file trained for another game or another observation / action layout, or whose
+tensors do not fit the policy its JSON describes, is refused with a one-line :class:`ModelFileError`. A model trained
+at another table size or with other rule options that keep the layout is accepted with a warning (the observation
+is padded to the game's largest table, so one policy can play every table size).
 
 The policy scales its own input (:class:`SymlogFeatures`), so the agent and the training env both hand it the
 core's raw observation.
@@ -14,27 +19,44 @@ core's raw observation.
 from __future__ import annotations
 
 import dataclasses
-import json
-import warnings
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import sb3_contrib
+import stable_baselines3
 import torch as th
 from gymnasium import spaces
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
 
 from agents.base import AgentBase
+from agents.model_file import (
+    KINDS,
+    METADATA_NAME,
+    OPTIMIZER_MEMBER,
+    POLICY_MEMBER,
+    ModelFileError,
+    check_metadata,
+    check_optimizer_state,
+    check_state_dict,
+    field,
+    is_number,
+    model_metadata,
+    named,
+    one_line,
+    read_metadata,
+    read_tensors,
+    short,
+    where,
+    write_model_file,
+)
 from envs.core.game import BatchedGame
 
-METADATA_NAME = "cardgym.json"
-"""Member of the model zip holding :func:`model_metadata`."""
-FORMAT_VERSION = 1
-
-
-class ModelFileError(ValueError):
-    """A model file that cannot be read, or was trained for something else."""
+__all__ = ["ModelFileError", "PPOAgent", "SymlogFeatures", "load_model", "load_policy", "read_metadata", "read_policy",
+           "save_model"]
 
 
 class SymlogFeatures(BaseFeaturesExtractor):
@@ -52,80 +74,220 @@ class SymlogFeatures(BaseFeaturesExtractor):
         return th.relu(self.linear(th.sign(x) * th.log1p(th.abs(x))))
 
 
-def model_metadata(game: BatchedGame) -> dict[str, Any]:
-    """What a model trained on ``game`` records about it."""
+POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy}
+"""Policy classes a model file may name."""
+FEATURE_EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {"SymlogFeatures": SymlogFeatures}
+"""Input layers a model file may name (one with weights: the policy is first built on torch's ``meta`` device, where
+stable-baselines3 cannot place a policy whose input layer has none, such as its default ``FlattenExtractor``)."""
+ACTIVATIONS: dict[str, type[th.nn.Module]] = {c.__name__: c for c in (th.nn.Tanh, th.nn.ReLU, th.nn.LeakyReLU,
+                                                                       th.nn.ELU, th.nn.GELU, th.nn.SiLU)}
+"""Activations a model file may name (``Tanh`` is stable-baselines3's default)."""
+OPTIMIZERS: dict[str, type[th.optim.Optimizer]] = {"Adam": th.optim.Adam}
+"""Optimisers a model file may name."""
+PPO_FIELDS: dict[str, tuple[str, bool]] = {
+    "learning_rate": ("positive number", False),
+    "n_steps": ("positive integer", False),
+    "batch_size": ("integer of at least 2", False),  # advantages are normalised over each minibatch
+    "n_epochs": ("positive integer", False),
+    "gamma": ("number in [0, 1]", False),
+    "gae_lambda": ("number in [0, 1]", False),
+    "clip_range": ("positive number", False),
+    "clip_range_vf": ("positive number", True),
+    "normalize_advantage": ("boolean", False),
+    "ent_coef": ("finite number", False),
+    "vf_coef": ("finite number", False),
+    "max_grad_norm": ("positive number", False),
+    "target_kl": ("positive number", True),
+}
+"""The MaskablePPO hyperparameters a model file records (``cardgym.json`` ``ppo``): kind, and whether null is ok."""
+PPO_COUNTERS = ("num_timesteps", "n_updates")
+"""The training progress a model file records next to them (learner decisions so far, gradient steps so far)."""
+
+
+def _name_of(table: dict[str, type], cls: type, what: str) -> str:
+    for name, known in table.items():
+        if known is cls:
+            return name
+    raise ValueError(f"a cardgym model file cannot record the {what} {cls.__name__} (allowed: {', '.join(table)})")
+
+
+def _constant(value: Any, what: str) -> float:
+    """The value of a constant learning rate or clip range (a number or stable-baselines3's constant schedule)."""
+    if isinstance(value, FloatSchedule):
+        value = value.value_schedule
+    if isinstance(value, ConstantSchedule):
+        value = value.val
+    if not is_number(value):
+        raise ValueError(f"a cardgym model file records a constant {what}, not {value!r}")
+    return float(value)
+
+
+def policy_settings(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
+    """What ``cardgym.json`` records to rebuild ``policy`` (``ValueError`` for a class outside the whitelists)."""
     return {
-        "format": FORMAT_VERSION,
-        "game": game.name,
-        "num_players": game.num_players,
-        "options": dataclasses.asdict(game.config),
-        "observation_size": int(game.observation_size),
-        "num_actions": int(game.num_actions),
+        "class": _name_of(POLICY_CLASSES, type(policy), "policy class"),
+        "net_arch": policy.net_arch,
+        "activation_fn": _name_of(ACTIVATIONS, policy.activation_fn, "activation"),
+        "ortho_init": bool(policy.ortho_init),
+        "features_extractor": _name_of(FEATURE_EXTRACTORS, policy.features_extractor_class, "features extractor"),
+        "features_extractor_kwargs": dict(policy.features_extractor_kwargs),
+        "share_features_extractor": bool(policy.share_features_extractor),
+        "normalize_images": bool(policy.normalize_images),
+        "optimizer": _name_of(OPTIMIZERS, policy.optimizer_class, "optimizer"),
+        "optimizer_kwargs": dict(policy.optimizer_kwargs),
     }
 
 
-def write_metadata(path: str | Path, game: BatchedGame, extra: dict[str, Any] | None = None) -> None:
-    """Add the metadata of ``game`` (and ``extra`` entries) to the model zip at ``path``."""
-    meta = {**model_metadata(game), **(extra or {})}
-    with zipfile.ZipFile(path, "a") as z:
-        z.writestr(METADATA_NAME, json.dumps(meta, indent=1))
+def ppo_settings(model: MaskablePPO) -> dict[str, Any]:
+    """What ``cardgym.json`` records of ``model``'s hyperparameters (:data:`PPO_FIELDS`) and progress."""
+    settings = {key: getattr(model, key) for key in PPO_FIELDS}
+    settings["learning_rate"] = _constant(model.learning_rate, "learning rate")
+    settings["clip_range"] = _constant(model.clip_range, "clip range")
+    if model.clip_range_vf is not None:
+        settings["clip_range_vf"] = _constant(model.clip_range_vf, "value clip range")
+    return {**settings, "num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates)}
 
 
-def read_metadata(path: str | Path) -> dict[str, Any]:
-    """The metadata of a model file; :class:`ModelFileError` if it is missing, corrupt or not a cardgym model."""
-    path = Path(path)
-    if not path.is_file():
-        raise ModelFileError(f"model file {str(path)!r} not found")
+def save_model(model: MaskablePPO, path: str | Path, game: BatchedGame, extra: dict[str, Any] | None = None) -> Path:
+    """Write ``model`` (trained on ``game``) as a model file: ``cardgym.json`` (the game, :func:`policy_settings`,
+    :func:`ppo_settings`, library versions and the ``extra`` entries), the policy's weights and the optimiser's
+    state."""
+    meta = {**model_metadata(game), "policy": policy_settings(model.policy), "ppo": ppo_settings(model),
+            "versions": {"torch": th.__version__, "stable_baselines3": stable_baselines3.__version__,
+                         "sb3_contrib": sb3_contrib.__version__}}
+    clash = set(meta) & set(extra or {})
+    if clash:
+        raise ValueError(f"save_model: extra entries {sorted(clash)} would replace the model's own metadata")
+    return write_model_file(path, {**meta, **(extra or {})},
+                            {POLICY_MEMBER: model.policy.state_dict(),
+                             OPTIMIZER_MEMBER: model.policy.optimizer.state_dict()})
+
+
+def _widths(value: Any) -> bool:
+    return isinstance(value, list) and all(KINDS["positive integer"](w) for w in value)
+
+
+def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[MaskableActorCriticPolicy], dict[str, Any]]:
+    """The policy class and constructor arguments described by ``cardgym.json``, every value checked."""
+    section = field(meta, "policy", "JSON object", path, "")
+    cls = POLICY_CLASSES[named(section, "class", POLICY_CLASSES, path, "policy")]
+    arch = section.get("net_arch")
+    if not (_widths(arch) or (isinstance(arch, dict) and set(arch) == {"pi", "vf"} and _widths(arch["pi"])
+                              and _widths(arch["vf"]))):
+        raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.net_arch must be a list of layer widths or "
+                             f"{{\"pi\": [...], \"vf\": [...]}}, got {short(arch)}")
+    features_kwargs = field(section, "features_extractor_kwargs", "JSON object", path, "policy")
+    for key in features_kwargs:
+        field(features_kwargs, key, "positive integer", path, "policy.features_extractor_kwargs")
+    optimizer_kwargs = field(section, "optimizer_kwargs", "JSON object", path, "policy")
+    for key, value in optimizer_kwargs.items():
+        if not (is_number(value) or isinstance(value, bool) or (isinstance(value, list) and value
+                                                                 and all(is_number(v) for v in value))):
+            raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.optimizer_kwargs.{key} must be a number, "
+                                 f"a boolean or a list of numbers, got {short(value)}")
+    return cls, {
+        "net_arch": arch,
+        "activation_fn": ACTIVATIONS[named(section, "activation_fn", ACTIVATIONS, path, "policy")],
+        "ortho_init": field(section, "ortho_init", "boolean", path, "policy"),
+        "features_extractor_class": FEATURE_EXTRACTORS[named(section, "features_extractor", FEATURE_EXTRACTORS,
+                                                             path, "policy")],
+        "features_extractor_kwargs": dict(features_kwargs),
+        "share_features_extractor": field(section, "share_features_extractor", "boolean", path, "policy"),
+        "normalize_images": field(section, "normalize_images", "boolean", path, "policy"),
+        "optimizer_class": OPTIMIZERS[named(section, "optimizer", OPTIMIZERS, path, "policy")],
+        "optimizer_kwargs": {k: tuple(v) if isinstance(v, list) else v for k, v in optimizer_kwargs.items()},
+    }
+
+
+def _spaces(game: BatchedGame) -> tuple[spaces.Box, spaces.Discrete]:
+    """The observation and action spaces a policy for ``game`` sees (those of :class:`envs.vector.CardVecEnv`)."""
+    return (spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32),
+            spaces.Discrete(game.num_actions))
+
+
+@dataclasses.dataclass
+class PolicyFile:
+    """What :func:`read_policy` found in a model file, every part checked."""
+
+    meta: dict[str, Any]
+    """The parsed ``cardgym.json``."""
+    policy_class: type[MaskableActorCriticPolicy]
+    """The policy class it names."""
+    kwargs: dict[str, Any]
+    """The policy's constructor arguments (:func:`policy_kwargs`)."""
+    weights: dict[str, th.Tensor]
+    """The policy's ``state_dict`` from ``policy.pth``."""
+    skeleton: MaskableActorCriticPolicy
+    """The policy built on torch's ``meta`` device: its shapes, with no memory behind them."""
+
+
+def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict[str, Any],
+           path: str | Path) -> MaskableActorCriticPolicy:
     try:
-        with zipfile.ZipFile(path) as z:
-            bad = z.testzip()
-            if bad is not None:
-                raise ModelFileError(f"model file {str(path)!r} is corrupt (member {bad!r} fails its checksum)")
-            if METADATA_NAME not in z.namelist():
-                raise ModelFileError(
-                    f"model file {str(path)!r} is not a cardgym model: it has no {METADATA_NAME} "
-                    "(models are written by `cardgym train`)"
-                )
-            meta = json.loads(z.read(METADATA_NAME))
-    except (zipfile.BadZipFile, OSError, EOFError) as e:
-        raise ModelFileError(f"model file {str(path)!r} is corrupt or not a model zip: {e}") from e
-    except json.JSONDecodeError as e:
-        raise ModelFileError(f"model file {str(path)!r} has an unreadable {METADATA_NAME}: {e}") from e
-    missing = [k for k in ("game", "num_players", "options", "observation_size", "num_actions") if k not in meta]
-    if missing:
-        raise ModelFileError(f"model file {str(path)!r}: {METADATA_NAME} lacks {', '.join(missing)}")
-    return meta
+        return cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
+    except Exception as e:  # arguments the class refuses: TypeError, ValueError, RuntimeError, AssertionError, ...
+        raise ModelFileError(f"{where(path)}: the policy described in {METADATA_NAME} cannot be built: "
+                             f"{one_line(e)}") from None
 
 
-def check_metadata(meta: dict[str, Any], game: BatchedGame, path: str | Path) -> None:
-    """Refuse a model trained for another game or layout; warn about another table size or other options."""
-    want = model_metadata(game)
-    where = f"model file {str(path)!r}"
-    if meta["game"] != want["game"]:
-        raise ModelFileError(f"{where} was trained for {meta['game']!r}, not {want['game']!r}")
-    for key, what in (("observation_size", "observation size"), ("num_actions", "action count")):
-        if meta[key] != want[key]:
-            raise ModelFileError(
-                f"{where} has {what} {meta[key]} but {game.name} with these options has {want[key]} "
-                f"(trained with {meta['num_players']} players and options {meta['options']})"
-            )
-    if meta["num_players"] != want["num_players"]:
-        warnings.warn(f"{where} was trained at {meta['num_players']} players, playing at {want['num_players']}",
-                      stacklevel=3)
-    diff = {k: v for k, v in meta["options"].items() if want["options"].get(k) != v}
-    if diff:
-        warnings.warn(f"{where} was trained with other rule options: {diff}", stacklevel=3)
+def tensor_file_limit(skeleton: MaskableActorCriticPolicy) -> int:
+    """The most bytes ``policy.pth`` or ``policy.optimizer.pth`` of this policy may unpack to: four float32 copies of
+    its parameters (weights; Adam's two or three moment averages) and 1 MiB for names and layout."""
+    return 4 * 4 * sum(p.numel() for p in skeleton.parameters()) + 2**20
 
 
-def load_model(path: str | Path, game: BatchedGame, env: Any = None, **kwargs: Any):
-    """``MaskablePPO.load`` after checking the file's metadata against ``game`` (raises :class:`ModelFileError`)."""
-    from sb3_contrib import MaskablePPO
+def read_policy(path: str | Path, game: BatchedGame) -> PolicyFile:
+    """Read and check the metadata and the weights of the model file at ``path`` for ``game``. The described policy
+    is first built on the ``meta`` device and the weights compared with it, so a file cannot make us allocate more
+    than the tensors it holds."""
+    meta = read_metadata(path)
+    check_metadata(meta, game, path)
+    cls, kwargs = policy_kwargs(meta, path)
+    with th.device("meta"):
+        skeleton = _build(cls, game, kwargs, path)
+    weights = read_tensors(path, POLICY_MEMBER, "the policy weights", tensor_file_limit(skeleton))
+    check_state_dict(weights, skeleton.state_dict(), path)
+    return PolicyFile(meta, cls, kwargs, weights, skeleton)
 
-    check_metadata(read_metadata(path), game, path)
+
+def load_policy(path: str | Path, game: BatchedGame) -> MaskableActorCriticPolicy:
+    """The policy of the model file at ``path``, checked against ``game`` and built from its data only (raises
+    :class:`ModelFileError`), in evaluation mode on the CPU."""
+    found = read_policy(path, game)
+    policy = _build(found.policy_class, game, found.kwargs, path)
+    policy.load_state_dict(found.weights)
+    policy.set_training_mode(False)
+    return policy
+
+
+def _adam_state_keys(group: dict[str, Any]) -> set[str]:
+    return {"step", "exp_avg", "exp_avg_sq"} | ({"max_exp_avg_sq"} if group.get("amsgrad") else set())
+
+
+def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None = None,
+               tensorboard_log: str | None = None) -> MaskablePPO:
+    """A MaskablePPO on ``env`` continuing the model file at ``path``: its policy, weights, optimiser state,
+    hyperparameters and step count, all from the file's data (raises :class:`ModelFileError`). ``seed`` and
+    ``tensorboard_log`` are the new run's."""
+    found = read_policy(path, game)
+    section = field(found.meta, "ppo", "JSON object", path, "")
+    hyper = {key: field(section, key, kind, path, "ppo", optional) for key, (kind, optional) in PPO_FIELDS.items()}
+    counters = {key: field(section, key, "non-negative integer", path, "ppo") for key in PPO_COUNTERS}
+    groups = found.skeleton.optimizer.param_groups
+    optimizer_state = check_optimizer_state(
+        read_tensors(path, OPTIMIZER_MEMBER, "the optimiser state", tensor_file_limit(found.skeleton)),
+        [[tuple(p.shape) for p in g["params"]] for g in groups], lambda g: _adam_state_keys(groups[g]), path)
     try:
-        return MaskablePPO.load(path, env=env, device="cpu", **kwargs)
-    except (zipfile.BadZipFile, KeyError, RuntimeError, ValueError, EOFError) as e:
-        raise ModelFileError(f"model file {str(path)!r} could not be loaded: {e}") from e
+        model = MaskablePPO(found.policy_class, env, policy_kwargs=found.kwargs, device="cpu", seed=seed,
+                            tensorboard_log=tensorboard_log, **hyper)
+    except (AssertionError, ValueError, MemoryError) as e:  # SB3 refuses some values; a huge n_steps cannot allocate
+        raise ModelFileError(f"{where(path)}: the PPO settings in {METADATA_NAME} cannot be used on this env: "
+                             f"{one_line(e)}") from None
+    model.policy.load_state_dict(found.weights)
+    optimizer = model.policy.optimizer
+    optimizer.load_state_dict({"state": optimizer_state, "param_groups": optimizer.state_dict()["param_groups"]})
+    model.num_timesteps, model._n_updates = counters["num_timesteps"], counters["n_updates"]
+    return model
 
 
 class PPOAgent(AgentBase):
@@ -140,7 +302,7 @@ class PPOAgent(AgentBase):
         if (path is None) == (policy is None):
             raise ValueError("PPOAgent needs a model path or a policy (one of them)")
         if path is not None:
-            policy = load_model(path, game).policy
+            policy = load_policy(path, game)
             self.name = f"ppo:{Path(path).name}"
         self.policy = policy
         self.policy.set_training_mode(False)

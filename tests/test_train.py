@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch as th
 
-from agents.ppo import ModelFileError, PPOAgent, load_model, read_metadata
+from agents.ppo import ModelFileError, PPOAgent, load_policy, read_metadata
 from agents.registry import make_agent
 from envs.registry import GAMES, make_game
 from training.cli import main as cli_main
@@ -69,15 +69,15 @@ def _check_run(cfg, result):
 def test_resume_continues_from_the_checkpoint(tripoli_run, tmp_path):
     cfg, _ = tripoli_run
     ckpt = sorted((__import__("pathlib").Path(cfg.out) / "checkpoints").glob("step_*.zip"))[0]
-    start = read_metadata(ckpt)["num_timesteps"]
+    start = read_metadata(ckpt)["ppo"]["num_timesteps"]
     game = make_game("tripoli")
-    before = load_model(ckpt, game).policy.state_dict()
+    before = load_policy(ckpt, game).state_dict()
     cfg2 = tiny(tmp_path, "resumed", resume=str(ckpt), total_steps=start + 128)
     result = train(cfg2)
     assert result["steps"] >= start + 128
     curve = result["curve"]
     assert curve[0]["steps"] == 0 and curve[-1]["steps"] >= start + 128  # the checkpoint's curve, continued
-    after = load_model(result["model"], game).policy.state_dict()
+    after = load_policy(result["model"], game).state_dict()
     assert any(not th.equal(before[k], after[k]) for k in before)
 
 

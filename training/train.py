@@ -9,8 +9,11 @@ deal minus what a heuristic makes in the same seats of the same deals (a heurist
 seeds), with a 95% interval over deal groups. The run stops at ``total_steps`` learner decisions or after
 ``time_budget`` seconds, whichever comes first, then saves ``model.zip``, evaluates against random and heuristic
 opponents, and writes ``results.json`` and ``learning_curve.png`` in ``out``. TensorBoard logs go to ``out/tb``,
-checkpoints (resumable with ``resume=``) to ``out/checkpoints``. A checkpoint holds the model (with its optimiser), the
-run's settings and its learning curve; a resumed run starts its self-play pool afresh and does not imitate again.
+checkpoints (resumable with ``resume=``) to ``out/checkpoints``. A checkpoint is a model file (:mod:`agents.ppo`:
+the policy's settings and weights, the optimiser state, the PPO hyperparameters and step count) that also records the
+run's settings and its learning curve. A resumed run continues with the checkpoint's network, optimiser state, PPO
+hyperparameters and step count (the config's network and PPO settings are not used), starts its self-play pool afresh
+and does not imitate again.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.base import Agent
-from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata, write_metadata
+from agents.model_file import METADATA_NAME, ModelFileError, field, where
+from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata
+from agents.ppo import save_model as save_model_file
 from agents.registry import AgentSpecError, make_agent
 from envs.core.game import BatchedGame
 from envs.registry import make_game
@@ -159,12 +164,28 @@ class TrainingCallback(BaseCallback):
 
 
 def save_model(model: MaskablePPO, path: Path, game: BatchedGame, cfg: TrainConfig, curve: list) -> Path:
-    """Save ``model`` with its cardgym metadata (game, table size, options, sizes, config, curve so far)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(path)
-    write_metadata(path, game, {"train_config": dataclasses.asdict(cfg), "curve": curve,
-                                "num_timesteps": int(model.num_timesteps)})
-    return path
+    """Save ``model`` as a model file (:func:`agents.ppo.save_model`) that also records the run's settings and its
+    learning curve so far."""
+    return save_model_file(model, path, game, {"train_config": dataclasses.asdict(cfg), "curve": curve})
+
+
+CURVE_FIELDS = {"steps": ("non-negative integer", False), "seconds": ("non-negative number", False),
+                "advantage": ("finite number", False), "ci95": ("non-negative number or Infinity", False),
+                "train_chips_per_deal": ("finite number", True)}
+"""The entries of a learning-curve point (kind, and whether null is allowed)."""
+
+
+def read_curve(path: str | Path) -> list[dict[str, Any]]:
+    """The learning curve a checkpoint records, checked point by point (raises :class:`ModelFileError`)."""
+    curve = read_metadata(path).get("curve", [])
+    if not isinstance(curve, list):
+        raise ModelFileError(f"{where(path)}: {METADATA_NAME} curve must be a list of points")
+    for i, point in enumerate(curve):
+        if not isinstance(point, dict):
+            raise ModelFileError(f"{where(path)}: {METADATA_NAME} curve[{i}] must be a JSON object")
+        for key, (kind, optional) in CURVE_FIELDS.items():
+            field(point, key, kind, path, f"curve[{i}]", optional)
+    return curve
 
 
 def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path:
@@ -201,13 +222,12 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     t0 = time.perf_counter()
     game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
     base = parse_opponents(cfg.opponents, game)
-    out = Path(cfg.out)  # created once the settings are known to be good
-    out.mkdir(parents=True, exist_ok=True)
+    out = Path(cfg.out)  # created once the settings and a resumed model are known to be good (below)
     env = CardVecEnv(game, cfg.tables, base[0], base[1], seed=cfg.seed, reward_scale=cfg.reward_scale)
     curve: list[dict[str, Any]] = []
     if cfg.resume:
-        model = load_model(cfg.resume, game, env=env)
-        curve = list(read_metadata(cfg.resume).get("curve", []))
+        model = load_model(cfg.resume, game, env, seed=cfg.seed, tensorboard_log=str(out / "tb"))
+        curve = read_curve(cfg.resume)
     else:
         model = MaskablePPO(
             "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
@@ -217,6 +237,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                            "features_extractor_kwargs": {"features_dim": cfg.features_dim},
                            "net_arch": list(cfg.net_arch)},
         )
+    out.mkdir(parents=True, exist_ok=True)  # after the resumed model is read: a bad file leaves nothing behind
     imitation = {}
     if cfg.imitate and not cfg.resume:
         deadline = t0 + cfg.time_budget / 2 if cfg.time_budget else None  # at most half the budget
