@@ -294,8 +294,8 @@ BROKEN_FOR_PLAYING = {
                                 "bytes, more than the 16,777,216 it can take"),
     "policy.pth a bare tensor": (edit_tensors(POLICY_MEMBER, lambda s: th.zeros(3)), "must hold a dict of tensors"),
     "metadata of a wider network": (edit_meta(set_in("policy", "features_extractor_kwargs", "features_dim", 32)),
-                                    f"tensor 'features_extractor.linear.weight' is torch.float32 (16, {OBS}), the policy "
-                                    f"described in cardgym.json needs torch.float32 (32, {OBS})"),
+                                    f"tensor 'features_extractor.linear.weight' is torch.float32 (16, {OBS}), the "
+                                    f"policy described in cardgym.json needs torch.float32 (32, {OBS})"),
     "a huge network described": (edit_meta(set_in("policy", "net_arch", [10**9])),
                                  "needs torch.float32 (1000000000, 16)"),
     "net_arch not widths": (edit_meta(set_in("policy", "net_arch", "big")), "policy.net_arch must be a list"),
