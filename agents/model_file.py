@@ -28,6 +28,7 @@ from typing import Any
 import torch as th
 
 from envs.core.game import BatchedGame
+from envs.registry import env_version
 
 METADATA_NAME = "cardgym.json"
 """Member of the model zip holding the metadata (:func:`model_metadata` plus the policy and PPO settings)."""
@@ -58,6 +59,7 @@ def model_metadata(game: BatchedGame) -> dict[str, Any]:
     return {
         "format": FORMAT_VERSION,
         "game": game.name,
+        "env_version": env_version(game.name),
         "num_players": game.num_players,
         "options": dataclasses.asdict(game.config),
         "observation_size": int(game.observation_size),
@@ -85,7 +87,8 @@ def write_model_file(path: str | Path, metadata: dict[str, Any], tensors: dict[s
     return path
 
 
-METADATA_TYPES = {"game": str, "num_players": int, "options": dict, "observation_size": int, "num_actions": int}
+METADATA_TYPES = {"game": str, "env_version": str, "num_players": int, "options": dict, "observation_size": int,
+                  "num_actions": int}
 
 
 METADATA_MAX_BYTES = 16 * 2**20
@@ -139,6 +142,9 @@ def check_metadata(meta: dict[str, Any], game: BatchedGame, path: str | Path) ->
     want = model_metadata(game)
     if meta["game"] != want["game"]:
         raise ModelFileError(f"{where(path)} was trained for {meta['game']!r}, not {want['game']!r}")
+    if meta["env_version"] != want["env_version"]:
+        raise ModelFileError(f"{where(path)} was trained for {meta['env_version']}, this cardgym plays "
+                             f"{want['env_version']} (its rules, observation or actions differ: train the model again)")
     for key, what in (("observation_size", "observation size"), ("num_actions", "action count")):
         if meta[key] != want[key]:
             raise ModelFileError(

@@ -293,6 +293,9 @@ BROKEN_FOR_PLAYING = {
     "cardgym.json a zip bomb": (replace(METADATA_NAME, b" " * (17 * 2**20)), "cardgym.json unpacks to 17,825,792 "
                                 "bytes, more than the 16,777,216 it can take"),
     "policy.pth a bare tensor": (edit_tensors(POLICY_MEMBER, lambda s: th.zeros(3)), "must hold a dict of tensors"),
+    "a model of another env version": (edit_meta(set_in("env_version", "tripoli_v0")),
+                                       "was trained for tripoli_v0, this cardgym plays tripoli_v1 (its rules, "
+                                       "observation or actions differ: train the model again)"),
     "metadata of a wider network": (edit_meta(set_in("policy", "features_extractor_kwargs", "features_dim", 32)),
                                     f"tensor 'features_extractor.linear.weight' is torch.float32 (16, {OBS}), the "
                                     f"policy described in cardgym.json needs torch.float32 (32, {OBS})"),
@@ -415,8 +418,9 @@ PPO_KEYS = ["learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(section=st.sampled_from(["policy", "ppo", ""]), data=st.data(), value=JSON_VALUES)
 def test_any_edit_of_the_metadata_gives_a_model_or_one_line(trained, tmp_path, section, data, value) -> None:
-    keys = {"policy": POLICY_KEYS, "ppo": PPO_KEYS, "": ["game", "num_players", "options", "observation_size",
-                                                         "num_actions", "format", "policy", "ppo"]}[section]
+    keys = {"policy": POLICY_KEYS, "ppo": PPO_KEYS, "": ["game", "env_version", "num_players", "options",
+                                                         "observation_size", "num_actions", "format", "policy",
+                                                         "ppo"]}[section]
     key = data.draw(st.sampled_from(keys))
     path = set_in(section, key, value) if section else set_in(key, value)
     broken = broken_copy(trained[1], tmp_path / "edited.zip", edit_meta(path))
