@@ -107,6 +107,12 @@ class PublicView:
         return next(p for p in self.secret_actions if action_name.startswith(p)).rstrip() + " (hidden)"
 
 
+def _forced_text(moves: list[dict[str, Any]], indent: str) -> list[str]:
+    """C8: one line per forced move, in order ("then player_2 (forced): continue run (9♠)")."""
+    return [f"{indent}then {seat_name(m['seat'])} (forced): {m['name']}"
+            + ("   (secret: the other players do not see it)" if m["secret"] else "") for m in moves]
+
+
 def public_view(game_name: str) -> PublicView:
     """The :class:`PublicView` of a game (``envs/<game>/events.py``)."""
     return importlib.import_module(f"envs.{game_name}.events").VIEW
@@ -266,15 +272,18 @@ class GameRecorder:
         })
         self._returns = state.rewards[0].astype(float).copy()
         self._steps = 0
-        self._start_deal(self._deal_index(self._obs), field_value(self.view.dealer, self._obs, 0, n))
+        self._start_deal(self._deal_index(self._obs), field_value(self.view.dealer, self._obs, 0, n),
+                         self._forced(state))
         self._deal_returns += self._returns
         self._finish_if_done(state)
 
-    def _start_deal(self, deal: int, dealer: int | None) -> None:
+    def _start_deal(self, deal: int, dealer: int | None, forced: list[dict[str, Any]] | None = None) -> None:
+        """A deal line; ``forced``: the forced moves made while dealing the episode's first deal (C8; a later deal
+        starts inside a step, whose line lists them)."""
         self._deal, self._deal_returns = deal, np.zeros(self.game.num_players)
         self._note_shown()
         events = diff_events(self.view, None, self._obs, self.game.num_players)
-        self._write({"type": "deal", "deal": deal, "dealer": dealer, "events": events})
+        self._write({"type": "deal", "deal": deal, "dealer": dealer, "events": events, "forced": forced or []})
 
     def _note_shown(self) -> None:
         """Keep the shown fields' value in the last observation of the deal: {field: {seat: cards}}."""
@@ -288,6 +297,11 @@ class GameRecorder:
         cards = {s: sorted(c for by_seat in self._shown.values() for c in by_seat.get(s, [])) for s in range(n)}
         shown = {str(s): c for s, c in cards.items() if c}
         self._write({"type": "deal_end", "deal": self._deal, "returns": ret, "shown": shown, "text": text})
+
+    def _forced(self, state: BatchState) -> list[dict[str, Any]]:
+        """C8: the forced moves of the last step (or of the deal) at table 0, in order."""
+        return [{"seat": m.seat, "action": m.action, "name": m.name, "secret": self.view.is_secret(m.name)}
+                for m in self.game.forced_moves(state, 0)]
 
     def record(self, state: BatchState, seat: int, action: int) -> None:
         """Log the step just taken at table 0: ``seat`` chose ``action``; ``state`` is the state after it."""
@@ -303,7 +317,8 @@ class GameRecorder:
         self._steps += 1
         name = self.game.action_name(int(action))
         self._write({"type": "step", "n": self._steps, "seat": int(seat), "action": int(action), "name": name,
-                     "secret": self.view.is_secret(name), "rewards": rewards.tolist(), "events": events})
+                     "secret": self.view.is_secret(name), "rewards": rewards.tolist(), "events": events,
+                     "forced": self._forced(state)})
         self._obs = obs
         if new_deal:  # the old deal's end is not observable: the acting seat's in-hand cards are unknown now
             for f in self.view.fields:
@@ -396,9 +411,11 @@ class GameLog:
                 dealer = "" if line["dealer"] is None else f" — dealer {seat_name(line['dealer'])}"
                 out.append(f"\n=== deal {line['deal'] + 1}{dealer} ===")
                 out += [f"    {e['text']}" for e in line["events"]]
+                out += _forced_text(line["forced"], "    ")
             elif kind == "step":
                 secret = "   (secret: the other players do not see it)" if line.get("secret") else ""
                 out.append(f"{line['n']:>4}. {seat_name(line['seat'])}: {line['name']}{secret}")
+                out += _forced_text(line["forced"], "      ")
                 out += [f"        {e['text']}" for e in line["events"]]
                 if any(line["rewards"]):
                     out.append(f"        rewards: {_rewards_text(line['rewards'])}")

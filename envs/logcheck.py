@@ -22,14 +22,14 @@ from envs.core.config import ConfigError
 from envs.core.game import BatchedGame
 from envs.registry import GAMES, game_class, make_game
 
-LOG_FORMAT = "cardgym-log/1"
+LOG_FORMAT = "cardgym-log/2"
 MAX_SEED = 2**64 - 1
 
 LINE_KEYS: dict[str, tuple[str, ...]] = {
     "game": ("format", "game", "options", "num_players", "seed", "dealer", "stacked", "deck", "deck_cards",
              "deck_note", "rewards"),
-    "deal": ("deal", "dealer", "events"),
-    "step": ("n", "seat", "action", "name", "secret", "rewards", "events"),
+    "deal": ("deal", "dealer", "events", "forced"),
+    "step": ("n", "seat", "action", "name", "secret", "rewards", "events", "forced"),
     "deal_end": ("deal", "returns", "shown", "text"),
     "result": ("returns", "terminated", "truncated", "steps"),
 }
@@ -149,6 +149,15 @@ class _Line:
             isinstance(e, dict) and isinstance(e.get("field"), str) and isinstance(e.get("text"), str) for e in value)
         self._check("events", ok, "a list of events (objects with a string 'field' and 'text')")
 
+    def forced(self, n: int, actions: int) -> None:
+        value = self.line["forced"]
+        ok = isinstance(value, list) and all(
+            isinstance(m, dict) and set(m) == {"seat", "action", "name", "secret"} and type(m["seat"]) is int
+            and 0 <= m["seat"] < n and type(m["action"]) is int and 0 <= m["action"] < actions
+            and isinstance(m["name"], str) and type(m["secret"]) is bool for m in value)
+        self._check("forced", ok, f"a list of forced moves (objects with 'seat' 0..{n - 1}, 'action', 'name', "
+                                  "'secret')")
+
     def shown(self, n: int) -> None:
         value = self.line["shown"]
         ok = isinstance(value, dict) and all(
@@ -209,6 +218,7 @@ def _check_body(line: _Line, game: BatchedGame) -> None:
         line.integer("deal", 0)
         line.seat("dealer", n, none=True)
         line.events()
+        line.forced(n, game.num_actions)
     elif line.kind == "step":
         line.integer("n", 1)
         line.seat("seat", n)
@@ -217,6 +227,7 @@ def _check_body(line: _Line, game: BatchedGame) -> None:
         line.boolean("secret")
         line.amounts("rewards", n)
         line.events()
+        line.forced(n, game.num_actions)
     elif line.kind == "deal_end":
         line.integer("deal", 0)
         line.amounts("returns", n)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from envs.aec import CardGymEnv
 from envs.core.cards import card_str
 from envs.core.game import BatchedGame
-from envs.gamelog import GameRecorder, LogError, VerifyError, first_deck, read_log, replay, verify
+from envs.gamelog import GameLog, GameRecorder, LogError, VerifyError, first_deck, read_log, replay, verify
 from envs.registry import make_game
 from training.cli import main as cli_main
 
@@ -151,6 +151,13 @@ def forge_event_text(lines, game):
     return i, "events[0].text is"
 
 
+def forge_forced_added(lines, game):
+    """C8: a forced move the game did not make."""
+    i = first(lines, "step")
+    lines[i]["forced"].append({"seat": 0, "action": 0, "name": game.action_name(0), "secret": False})
+    return i, "forced"
+
+
 def forge_event_dropped(lines, game):
     i = first(lines, "step", lambda s: bool(s["events"]))
     del lines[i]["events"][0]
@@ -264,7 +271,7 @@ FORGERIES = {f.__name__.removeprefix("forge_"): f for f in [
     forge_step_number, forge_event_text, forge_event_dropped, forge_event_added, forge_extra_key, forge_deal_dealer,
     forge_deal_events, forge_deal_end_returns, forge_shown, forge_deal_end_text, forge_result_returns,
     forge_result_terminated, forge_result_steps, forge_deck, forge_deck_cards, forge_seed, forge_stacked,
-    forge_header_rewards, forge_option_dropped, forge_stacked_other_deck]}
+    forge_header_rewards, forge_option_dropped, forge_stacked_other_deck, forge_forced_added]}
 
 
 @pytest.mark.parametrize("kind", list(FORGERIES))
@@ -404,7 +411,7 @@ MALFORMED: dict[str, tuple[Callable[[list[Any]], Any], int | str | None, str]] =
     "negative seed": (edit(0, lambda h: h.update(seed=-5)), 0, "'seed' must be an integer 0..18446744073709551615"),
     "seed too large": (edit(0, lambda h: h.update(seed=2**64)), 0, "'seed' must be an integer"),
     "dealer off the table": (edit(0, lambda h: h.update(dealer=3)), 0, "'dealer' must be a seat 0..2"),
-    "wrong format": (edit(0, lambda h: h.update(format="cardgym-log/9")), 0, "'format' must be 'cardgym-log/1'"),
+    "wrong format": (edit(0, lambda h: h.update(format="cardgym-log/9")), 0, "'format' must be 'cardgym-log/2'"),
     "deck with a card twice": (edit(0, lambda h: h["deck"].__setitem__(0, h["deck"][1])), 0, "'deck' must be the 52"),
     "deck too short": (edit(0, lambda h: h["deck"].pop()), 0, "'deck' must be the 52 card ids"),
     "stacked deck not a permutation": (edit(0, lambda h: h.update(stacked=True, deck=list(range(1, 53)))), 0,
@@ -556,3 +563,17 @@ def test_corrupted_logs_are_refused_in_one_line_or_replay_identically(recorded, 
         assert "\n" not in str(e) and re.search(r"line \d+", str(e)), str(e)
     else:
         assert len(logs) == 1 and same_json(rerecord(lines), lines)
+
+
+def test_c8_forced_moves_are_logged_in_order_and_shown() -> None:
+    """A Tripoli game's Michigan runs are forced moves: each step line lists them as the core reported them, the text
+    shows each on its own line, and the log verifies."""
+    lines = record("tripoli", 5)
+    steps = [line for line in lines if line["type"] == "step"]
+    forced = [m for line in steps for m in line["forced"]]
+    assert forced and all(set(m) == {"seat", "action", "name", "secret"} for m in forced)
+    assert any(m["name"].startswith("continue run (") for m in forced)
+    text = GameLog(lines).text()
+    assert sum(" (forced): " in row for row in text.splitlines()) == len(forced) + sum(
+        len(line["forced"]) for line in lines if line["type"] == "deal")
+    verify(GameLog(lines))

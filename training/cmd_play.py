@@ -103,6 +103,12 @@ class TerminalGame:
         return seat_name(seat) + (" (you)" if seat == self.seat else "")
 
     # ----- reporting what the recorder saw ---------------------------------------------------------------------------
+    def report_forced(self, moves: list[dict]) -> None:
+        """C8: every move the engine made because it had no alternative, in order, one line each (your own too)."""
+        for m in moves:
+            name = m["name"] if m["seat"] == self.seat else self.view.public_action_name(m["name"])
+            self.say(f"  then {self.who(m['seat'])} (forced): {name}")
+
     def report(self) -> None:
         for line in self.env.recorder.last:
             kind = line["type"]
@@ -114,9 +120,11 @@ class TerminalGame:
                 self.say(f"\n=== Deal {line['deal'] + 1}{dealer} ===")
                 for e in line["events"]:
                     self.say(f"    {e['text']}")
+                self.report_forced(line["forced"])
             elif kind == "step":
                 name = line["name"] if line["seat"] == self.seat else self.view.public_action_name(line["name"])
                 self.say(f"{self.who(line['seat'])}: {name}")
+                self.report_forced(line["forced"])
                 for e in line["events"]:
                     self.say(f"    {e['text']}")
                 paid = ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(line["rewards"]) if r)

@@ -41,8 +41,11 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
         else:
             known = state.known[t, seat]
             held = f"{int(hand.sum())} cards" + (f", known {_cards(known, unicode)}" if known.any() else "")
+        up = _slots(state.faceup[t, seat], unicode, False)
+        if seat == viewer and state.phase[t] == 0:  # the swap actions name face-up slots #1–#3
+            up = " ".join(f"#{j + 1} {c}" for j, c in enumerate(up.split()))
         lines.append(f"{mark} {who:<12} face-down {_slots(state.facedown[t, seat], unicode, True)} | face-up "
-                     f"{_slots(state.faceup[t, seat], unicode, False)} | hand {held}")
+                     f"{up} | hand {held}")
     if state.last_seat[t] >= 0:
         event = f"Last move: seat {int(state.last_seat[t])}: {action_name(int(state.last_action[t]))}"
         if PLAY_FACEDOWN <= state.last_action[t] < PICK_UP and (
