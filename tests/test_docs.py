@@ -170,7 +170,7 @@ def test_options_marked_missing_are_missing(game: str):
 def test_agents_page_shows_the_example_agent_verbatim():
     code = (DOCS / "my_agent.py").read_text(encoding="utf-8")
     assert f"```python\n{code}```" in text("agents.md")
-    assert "<!-- league -->" in text("agents.md")
+    assert "cardgym league" in text("agents.md")  # the page shows the agent in a league too
 
 
 def test_example_agent_plays_through_cardgym_eval(monkeypatch, tmp_path, capsys):
