@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # constraints.txt pins torch to the CPU build available to pip on these machines (see README, "Install").
 PIP_INSTALL := $(PY) -m pip install --quiet -c constraints.txt
 
-.PHONY: install train test demo bench clean
+.PHONY: install train test demo bench notebook clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ test: install
 
 demo: install
 	$(VENV)/bin/cardgym random --game tripoli --players 4 --tables 4096
+
+# JupyterLab in .venv, then the quickstart notebook (README "Play, logs and notebooks").
+notebook: install
+	$(PIP_INSTALL) -e ".[notebook]"
+	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb
 
 bench: install
 	$(PY) -m benchmarks.throughput --game tripoli

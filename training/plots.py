@@ -1,15 +1,13 @@
-"""Small result plots (matplotlib, Agg backend: no display needed)."""
+"""Small result plots, drawn on their own figure (``matplotlib.figure.Figure``, no pyplot): writing a file never
+switches the process's matplotlib backend, so ``plt.show()`` in a notebook keeps working."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from training.evaluate import EvalResult  # noqa: E402
+from training.evaluate import EvalResult
 
 
 def plot_eval(result: EvalResult, path: str | Path) -> Path:
@@ -17,7 +15,8 @@ def plot_eval(result: EvalResult, path: str | Path) -> Path:
     path = Path(path)
     labels = [f"{i}: {name}" for i, name in enumerate(result.agents)]
     y = list(range(len(labels)))[::-1]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(8, 0.5 * len(labels) + 1.6), sharey=True)
+    fig = Figure(figsize=(8, 0.5 * len(labels) + 1.6))
+    ax1, ax2 = fig.subplots(1, 2, sharey=True)
     ax1.barh(y, result.mean, xerr=result.ci95, color="tab:blue", capsize=3)
     ax1.axvline(0, color="black", linewidth=0.8)
     ax1.set_xlabel(f"mean {result.unit} per episode")
@@ -30,5 +29,4 @@ def plot_eval(result: EvalResult, path: str | Path) -> Path:
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=80)
-    plt.close(fig)
     return path

@@ -190,16 +190,14 @@ def read_curve(path: str | Path) -> list[dict[str, Any]]:
 
 def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path:
     """Learning curve: advantage over the heuristic (95% band) and training chips per deal, against steps."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure  # its own figure: the process's backend is left alone (notebooks)
 
     steps = np.array([p["steps"] for p in curve], dtype=float) / 1e6
     adv = np.array([p["advantage"] for p in curve])
     half = np.array([p["ci95"] for p in curve])
     train = np.array([np.nan if p["train_chips_per_deal"] is None else p["train_chips_per_deal"] for p in curve])
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig = Figure(figsize=(7, 4))
+    ax = fig.subplots()
     ax.plot(steps, adv, "o-", color="tab:blue", label="eval: chips/deal minus heuristic's in the same seats")
     ax.fill_between(steps, adv - half, adv + half, color="tab:blue", alpha=0.2, label="95% interval")
     ax.plot(steps, train, ".--", color="tab:orange", label="training: chips/deal against the opponent pool")
@@ -211,7 +209,6 @@ def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path:
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
-    plt.close(fig)
     return path
 
 
