@@ -293,7 +293,7 @@ class GameRecorder:
     def _end_deal(self) -> None:
         n = self.game.num_players
         ret = [float(x) for x in self._deal_returns]
-        text = ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(ret))
+        text = ", ".join(f"{seat_name(s)} {round(r, 3):+g}" for s, r in enumerate(ret))
         cards = {s: sorted(c for by_seat in self._shown.values() for c in by_seat.get(s, [])) for s in range(n)}
         shown = {str(s): c for s, c in cards.items() if c}
         self._write({"type": "deal_end", "deal": self._deal, "returns": ret, "shown": shown, "text": text})
@@ -443,7 +443,7 @@ def _ascii(text: str) -> str:
 
 
 def _rewards_text(rewards: list[float], all_seats: bool = False) -> str:
-    return ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(rewards) if all_seats or r)
+    return ", ".join(f"{seat_name(s)} {round(r, 3):+g}" for s, r in enumerate(rewards) if all_seats or r)
 
 
 def iter_games(lines: list[Any], numbers: list[int] | None = None, source: str = "") -> Iterator[GameLog]:

@@ -112,7 +112,7 @@ def log_html(log: GameLog) -> str:
             if steps > MAX_LOG_ROWS:
                 continue
             events = "<br>".join(colour_text(e["text"]) for e in line["events"])
-            rewards = ", ".join(f"{seat_name(s)}&nbsp;{r:+g}" for s, r in enumerate(line["rewards"]) if r)
+            rewards = ", ".join(f"{seat_name(s)}&nbsp;{round(r, 3):+g}" for s, r in enumerate(line["rewards"]) if r)
             rows.append(f"<tr><td>{line['n']}</td><td>{seat_name(line['seat'])}</td>"
                         f"<td>{colour_text(line['name'])}</td><td>{events}</td><td>{rewards}</td></tr>")
         elif kind == "deal":
@@ -123,7 +123,7 @@ def log_html(log: GameLog) -> str:
             rows.append(f'<tr><th colspan="3">deal {line["deal"] + 1} over</th><td>{shown}</td>'
                         f"<td>{html.escape(line['text'])}</td></tr>")
         elif kind == "result":
-            returns = ", ".join(f"{seat_name(s)}&nbsp;{r:+g}" for s, r in enumerate(line["returns"]))
+            returns = ", ".join(f"{seat_name(s)}&nbsp;{round(r, 3):+g}" for s, r in enumerate(line["returns"]))
             rows.append(f'<tr><th colspan="3">result ({line["steps"]} decisions)</th><td></td><td>{returns}</td></tr>')
     if steps > MAX_LOG_ROWS:
         rows.append(f'<tr><td colspan="5">… {steps - MAX_LOG_ROWS} more steps (see <code>log.text()</code>)</td></tr>')

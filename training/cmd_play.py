@@ -114,7 +114,7 @@ class TerminalGame:
             kind = line["type"]
             if kind == "game" and any(line["rewards"]):
                 self.say(f"{self.unit} while dealing: "
-                         + ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(line["rewards"]) if r))
+                         + ", ".join(f"{seat_name(s)} {round(r, 3):+g}" for s, r in enumerate(line["rewards"]) if r))
             elif kind == "deal":
                 dealer = "" if line["dealer"] is None else f", dealer {self.who(line['dealer'])}"
                 self.say(f"\n=== Deal {line['deal'] + 1}{dealer} ===")
@@ -127,13 +127,13 @@ class TerminalGame:
                 self.report_forced(line["forced"])
                 for e in line["events"]:
                     self.say(f"    {e['text']}")
-                paid = ", ".join(f"{seat_name(s)} {r:+g}" for s, r in enumerate(line["rewards"]) if r)
+                paid = ", ".join(f"{seat_name(s)} {round(r, 3):+g}" for s, r in enumerate(line["rewards"]) if r)
                 if paid:
                     self.say(f"    {self.unit}: {paid}")
             elif kind == "deal_end":
                 self.say(f"\n--- Summary of deal {line['deal'] + 1}: {self.unit} won this deal ---")
                 for s, r in enumerate(line["returns"]):
-                    self.say(f"    {self.who(s):<16} {r:+g}")
+                    self.say(f"    {self.who(s):<16} {round(r, 3):+g}")
                 if line["shown"]:
                     self.say("    cards shown:")
                     for s, cards in line["shown"].items():
@@ -143,7 +143,7 @@ class TerminalGame:
                 self.totals += np.asarray(line["returns"])
                 self.say(f"\n*** Game over{end}: {self.unit} per seat ***")
                 for s, r in enumerate(line["returns"]):
-                    self.say(f"    {self.who(s):<16} {r:+g}")
+                    self.say(f"    {self.who(s):<16} {round(r, 3):+g}")
 
     # ----- the human's turn ------------------------------------------------------------------------------------------
     def show_table(self, legal: list[int]) -> None:
@@ -229,7 +229,7 @@ def run(args: argparse.Namespace) -> None:
         env.close()
     if played > 1:
         tg.say(f"\nTotal over {played} games ({tg.unit}): "
-               + ", ".join(f"{tg.who(s)} {r:+g}" for s, r in enumerate(tg.totals)))
+               + ", ".join(f"{tg.who(s)} {round(r, 3):+g}" for s, r in enumerate(tg.totals)))
     if args.log:
         tg.say(f"Game log written to {args.log} (cardgym replay {args.log})")
 
