@@ -138,7 +138,8 @@ def test_cli_eval_writes_table_json_and_plot(tmp_path, capsys) -> None:
 
 def fake_model(path: Path, game: str) -> Path:
     """A model zip carrying only the metadata member a PPO model file records (agents/ppo.py)."""
-    meta = {"game": game, "num_players": 4, "options": {}, "observation_size": 1, "num_actions": 1}
+    meta = {"game": game, "env_version": f"{game}_v1", "num_players": 4, "options": {}, "observation_size": 1,
+            "num_actions": 1}
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("cardgym.json", json.dumps(meta))
     return path
