@@ -28,6 +28,7 @@ COMMANDS = {
     "replay": "training.cmd_replay",
     "agents": "training.cmd_agents",
     "league": "training.cmd_league",
+    "watch": "training.cmd_watch",
 }
 """Sub-command name → module defining ``add_parser``."""
 
