@@ -3,6 +3,7 @@
     cardgym replay game.jsonl            # every game of the file
     cardgym replay game.jsonl --game 2   # the second game only
     cardgym replay game.jsonl --verify   # also play each game again and check every line of the log against it
+    cardgym replay game.jsonl --html game.html [--seat 2 | --seat public]   # a page that steps through the game
 
 Exit status: 0 when every game printed (and, with ``--verify``, replayed exactly to its end); 1 when ``--verify``
 finds a line the replayed game does not reproduce, or a log that stops before the game's end; 2 when the file is
@@ -14,16 +15,45 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from envs.gamelog import LogError, VerifyError, read_log, verify
-from training.cli_args import positive_int
+from training.cli_args import CommandError, check_output_file, positive_int
+
+
+def seat_arg(text: str) -> int | None:
+    """``--seat``: a seat number, or ``public`` (the public view)."""
+    if text.strip().lower() == "public":
+        return None
+    if not text.strip().isascii() or not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"must be a seat number or 'public', got {text!r}")
+    return int(text)
+
+
+def write_page(args: argparse.Namespace, logs: list) -> None:
+    """``--html``: the page of the chosen game (``--game``, needed when the file holds several)."""
+    from envs.replay_page import replay_page
+
+    if args.game is None and len(logs) > 1:
+        raise CommandError(f"--html writes one game: {args.file} holds {len(logs)}, choose one with --game K")
+    log = logs[(args.game or 1) - 1]
+    n = log.header["num_players"]
+    if args.seat is not None and not 0 <= args.seat < n:
+        raise CommandError(f"--seat must be a seat 0..{n - 1} or 'public', got {args.seat}")
+    Path(args.html).write_text(replay_page(log, args.seat), encoding="utf-8")
+    print(f"wrote {args.html}: open it in a browser (← → step through the game)")
 
 
 def run(args: argparse.Namespace) -> None:
+    if args.html is not None:
+        check_output_file(args.html, "--html", args.force)
     try:
         logs = read_log(args.file)
         if args.game is not None and not 1 <= args.game <= len(logs):
             raise LogError(f"--game must be 1..{len(logs)} ({args.file} holds {len(logs)} games), got {args.game}")
+        if args.html is not None:
+            write_page(args, logs)
+            return
         chosen = list(enumerate(logs, 1)) if args.game is None else [(args.game, logs[args.game - 1])]
         for k, log in chosen:
             if len(logs) > 1:
@@ -50,4 +80,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--verify", action="store_true",
                    help="replay each game and check every line of the log against it (exit status 1 if not)")
     p.add_argument("--ascii", action="store_true", help="suits as letters c d h s instead of symbols")
+    p.add_argument("--html", default=None, metavar="PAGE",
+                   help="write a self-contained web page that steps through the game (buttons, arrow keys)")
+    p.add_argument("--seat", type=seat_arg, default=0, metavar="S",
+                   help="with --html: the seat whose view the page shows (default 0), or 'public'")
+    p.add_argument("--force", action="store_true", help="let --html overwrite an existing file")
     p.set_defaults(func=run)
