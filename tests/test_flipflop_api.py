@@ -72,7 +72,7 @@ def test_stacked_deck_reset_and_render_modes():
     env = flipflop_v1.env(num_players=3, render_mode="ansi")
     env.reset(seed=5, options={"deck": deck, "dealer": 2})
     text = env.render()
-    assert "P0 to draw" in text and "2♣ 3♣ 4♣ 5♣ 6♣" in text and "flip card 6♥" in text
+    assert "player_0 to draw" in text and "2♣ 3♣ 4♣ 5♣ 6♣" in text and "flip card 6♥" in text
     human = flipflop_v1.env(num_players=3, render_mode="human")
     human.reset(seed=5, options={"deck": deck, "dealer": 2})
     assert human.render() is None

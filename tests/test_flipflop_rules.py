@@ -648,4 +648,4 @@ def test_f5_f27_render_shows_flip_card_and_viewer_hand_only():
     text = g.render_table(s, 0, 0)
     assert "9♣ 9♦ A♥ 2♥ 3♥" in text and "8♠" in text and "+5 hidden" in text
     assert "K♦" not in text
-    assert "P0 to draw" in text
+    assert "player_0 to draw" in text

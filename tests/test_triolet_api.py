@@ -41,7 +41,7 @@ def test_stacked_deck_reset_and_render():
     assert obs["observation"][ob.SEATS + ob.FACEUP + ids[3]] == 1
     assert not any(obs["observation"][ob.SEATS + ob.FACEUP + c] for c in ids[:3])  # own face-down hidden
     text = env.render()
-    assert "seat 0 (you)" in text and "K♦" in text and "#1 5♣ #2 6♣ #3 7♣" in text and "## ## ##" in text
+    assert "player_0 (you)" in text and "K♦" in text and "#1 5♣ #2 6♣ #3 7♣" in text and "## ## ##" in text
     names = {env.unwrapped.action_name(a) for a in env.unwrapped.legal_actions()}
     assert "ready" in names and "swap hand card #3 ↔ face-up #1" in names  # hand J♦ Q♦ K♦; face-up 5♣ 6♣ 7♣
     env.step(env.unwrapped.game.action_id("swap hand card #3 ↔ face-up #1"))

@@ -360,7 +360,7 @@ def test_l13_face_down_played_or_picked_up_with_the_pile():
     assert list(obs[ob.SEATS + ob.FACEDOWN : ob.SEATS + ob.FACEDOWN + 3]) == [1, 1, 1]
     act(game, state, "play face-down #1")  # the J goes on the 9
     assert state.top[0] == 9 and state.last_card[0] == parse_card("Jc") and state.facedown[0, 0, 0] == -1
-    assert "seat 0: play face-down #1 (turned J♣)" in game.render_table(state, 0, None)  # seen by all (L13)
+    assert "player_0: play face-down #1 (turned J♣)" in game.render_table(state, 0, None)  # seen by all (L13)
     act(game, state, "play 1×A")  # seat 4; seat 3 cannot beat an A: picks up; seat 2 (3d) must play it: forced;
     # seat 1 (8d) must play it: forced; seat 0 on an 8
     assert state.current_player[0] == 0 and state.top[0] == 6
@@ -380,7 +380,7 @@ def test_l13_show_failed_facedown_option_shows_it_to_all():
     act(game, state, "play face-down #2")  # 6♠ cannot go on an 8
     obs = game.observe(state, np.array([1]))[0]
     assert obs[ob.SEATS + 4 * ob.SEAT_SIZE + ob.KNOWN + parse_card("6s")] == 1  # seen by all (L13, L17)
-    assert "seat 0: play face-down #2 (turned 6♠)" in game.render_table(state, 0, None)
+    assert "player_0: play face-down #2 (turned 6♠)" in game.render_table(state, 0, None)
 
 
 def _to_facedown(down: str):

@@ -100,9 +100,9 @@ def render(s: FlipFlopState, table: int, viewer: int | None, unicode: bool = Tru
     cur = int(s.current_player[b])
     lines = [
         f"Flip Flop, deal {int(s.deal_no[b]) + (0 if s.done[b] and s.end_reason[b] != CUT_OFF else 1)}, "
-        f"dealer P{int(s.dealer[b])}"
+        f"dealer player_{int(s.dealer[b])}"
         + (" — finished" if s.terminated[b] else " — cut off (F28)" if s.truncated[b]
-           else f", turn {int(s.turn_no[b])}, P{cur} to {('draw', 'play', 'claim 49/50')[int(s.phase[b])]}"),
+           else f", turn {int(s.turn_no[b])}, player_{cur} to {('draw', 'play', 'claim 49/50')[int(s.phase[b])]}"),
         f"pots: game {s.pots[b, 0]:g}  flip {s.pots[b, 1]:g}  flop {s.pots[b, 2]:g}   "
         f"flip card {card_str(T.pub_card(int(s.flip_card[b])), unicode)}   stock {52 - int(s.stock_pos[b])} cards",
     ]
@@ -116,7 +116,8 @@ def render(s: FlipFlopState, table: int, viewer: int | None, unicode: bool = Tru
         hidden = popcount(np.uint64(hand & ~shown))
         last = int(s.last_action[b, p])
         lines.append(
-            f"{'>' if p == cur else ' '}P{p}{'(D)' if p == s.dealer[b] else '   '} bank {s.bank[b, p]:>7g} "
+            f"{'>' if p == cur else ' '}player_{p}{' (dealer)' if p == s.dealer[b] else '         '}"
+            f"{' (you)' if p == viewer else '      '} bank {s.bank[b, p]:>7g} "
             f"{status:<6} hand: {_cards(shown, unicode)}{f' +{hidden} hidden' if hidden else ''}"
             f"  spreads: {_cards(int(s.spreads[b, p]), unicode)}"
             + (f"  last: {T.ACTION_NAMES[last]}" if last >= 0 else "")

@@ -24,14 +24,14 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
     t, n = table, num_players
     phase = "swap phase" if state.phase[t] == 0 else "play"
     stock = state.deck.shape[1] - int(state.stock_pos[t])
-    lines = [f"Le triolet, {n} players, dealer seat {int(state.dealer[t])}; {phase}, turn {int(state.turns[t])}; "
+    lines = [f"Le triolet, {n} players, dealer player_{int(state.dealer[t])}; {phase}, turn {int(state.turns[t])}; "
              f"stock {stock} cards; burned {int(state.burned[t].sum())} cards"]
     top = int(state.top[t])
     pile = f"top {int(state.run[t])}×{RANK_NAMES[top]}" if top >= 0 else "empty"
     lines.append(f"Pile ({int(state.pile[t].sum())} cards, {pile}): {_cards(state.pile[t], unicode)}")
     for seat in range(n):
         mark = ">" if seat == state.current_player[t] else " "
-        who = f"seat {seat}" + (" (you)" if seat == viewer else "")
+        who = f"player_{seat}" + (" (you)" if seat == viewer else "")
         hand = state.hand[t, seat]
         if seat == viewer and state.phase[t] == 0:  # the swap actions name hand cards #1–#3 in card id order (L4)
             ids = np.repeat(np.arange(DECK_SIZE), hand)
@@ -44,19 +44,19 @@ def render_table(state, table: int, viewer: int | None, unicode: bool, num_playe
         up = _slots(state.faceup[t, seat], unicode, False)
         if seat == viewer and state.phase[t] == 0:  # the swap actions name face-up slots #1–#3
             up = " ".join(f"#{j + 1} {c}" for j, c in enumerate(up.split()))
-        lines.append(f"{mark} {who:<12} face-down {_slots(state.facedown[t, seat], unicode, True)} | face-up "
+        lines.append(f"{mark} {who:<14} face-down {_slots(state.facedown[t, seat], unicode, True)} | face-up "
                      f"{up} | hand {held}")
     if state.last_seat[t] >= 0:
-        event = f"Last move: seat {int(state.last_seat[t])}: {action_name(int(state.last_action[t]))}"
+        event = f"Last move: player_{int(state.last_seat[t])}: {action_name(int(state.last_action[t]))}"
         if PLAY_FACEDOWN <= state.last_action[t] < PICK_UP and (
             show_failed or state.last_seat[t] == viewer or not state.last_missed[t]
         ):  # L13: a card that could not be played is seen by its owner only (unless show_failed_facedown)
             event += f" (turned {card_str(int(state.last_card[t]), unicode)})"
         lines.append(event + (", burning the pile" if state.last_burn[t] else ""))
     if state.terminated[t]:
-        lines.append(f"Seat {int(state.winner[t])} went out first and wins.")
+        lines.append(f"player_{int(state.winner[t])} went out first and wins.")
     elif state.truncated[t]:
         lines.append("Cut off at the turn limit (truncated).")
     else:
-        lines.append(f"Seat {int(state.current_player[t])} to act.")
+        lines.append(f"player_{int(state.current_player[t])} to act.")
     return "\n".join(lines)
