@@ -16,7 +16,9 @@ env by an opponent agent (batched ``act``), so the learner sees only its own tur
   before the learner has a decision teaches nothing: it is dealt again and counted in ``skipped_deals``.
 - Opponents come from a pool (``set_opponents(agents, weights)``): each opponent seat of a newly dealt table draws
   one agent of the pool with probability proportional to its weight (from the table's seed), so one table can mix,
-  e.g., two heuristics and a frozen snapshot of the learner. A pool change applies to tables dealt afterwards.
+  e.g., two heuristics and a frozen snapshot of the learner. With ``whole_table=q`` a newly dealt table instead
+  seats one drawn agent at every opponent seat with probability ``q`` (a *field* of copies of one agent, as the
+  duplicate evaluation's fields are). A pool change applies to tables dealt afterwards.
 - Observations are the core's, unscaled (the PPO policy scales them itself: :class:`agents.ppo.SymlogFeatures`, so
   a saved model carries its scaling). ``reward_scale`` multiplies the rewards handed to the learner
   (``infos[..]["episode"]["r"]`` stays in chips).
@@ -40,6 +42,8 @@ STREAM_LEARNER_SEAT = 101
 """Random stream (envs.core.rng) of the learner's seat at a table."""
 STREAM_OPPONENT = 102
 """Random stream of the pool draw of each opponent seat."""
+STREAM_WHOLE_TABLE = 103
+"""Random stream of the choice between one pool draw per seat and one for the whole table."""
 MAX_REDEALS = 1000
 """Deals in a row without a learner decision after which the env gives up (a game where the learner never acts)."""
 
@@ -57,6 +61,7 @@ class CardVecEnv(VecEnv):
         weights: Sequence[float] | None = None,
         seed: int = 0,
         reward_scale: float = 1.0,
+        whole_table: float = 0.0,
     ) -> None:
         if num_tables < 1:
             raise ValueError(f"num_tables must be at least 1, got {num_tables}")
@@ -64,7 +69,7 @@ class CardVecEnv(VecEnv):
         self.reward_scale = float(reward_scale)
         obs_space = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
         super().__init__(num_tables, obs_space, spaces.Discrete(game.num_actions))
-        self.set_opponents(opponents, weights)
+        self.set_opponents(opponents, weights, whole_table)
         self.seed(seed)
         self.state: BatchState | None = None
         self.skipped_deals = 0
@@ -72,8 +77,12 @@ class CardVecEnv(VecEnv):
         self._actions: np.ndarray | None = None
 
     # ----- opponents -----------------------------------------------------------------------------------------------
-    def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None) -> None:
-        """Replace the opponent pool (applies to tables dealt from now on; seats already drawn keep their index)."""
+    def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None,
+                      whole_table: float = 0.0) -> None:
+        """Replace the opponent pool (applies to tables dealt from now on; seats already drawn keep their index).
+        ``whole_table``: the probability that a new table seats one drawn agent at all its opponent seats."""
+        if not 0.0 <= whole_table <= 1.0:
+            raise ValueError(f"whole_table must be a probability in [0, 1], got {whole_table}")
         agents = [opponents] if not isinstance(opponents, Sequence) else list(opponents)
         if not agents:
             raise ValueError("the opponent pool is empty")
@@ -81,6 +90,7 @@ class CardVecEnv(VecEnv):
         if w.shape != (len(agents),) or (w < 0).any() or w.sum() <= 0:
             raise ValueError(f"opponent weights must be {len(agents)} non-negative numbers, not all 0; got {weights}")
         self.opponents = agents
+        self.whole_table = float(whole_table)
         self.weights = w / w.sum()
         self._cum_weights = np.cumsum(self.weights)
 
@@ -192,6 +202,9 @@ class CardVecEnv(VecEnv):
             self.learner[idx] = uniform_ints(seeds, STREAM_LEARNER_SEAT, 0, n)
             u = hash_u64(seeds[:, None], STREAM_OPPONENT, np.arange(n, dtype=np.uint64)[None, :]) >> np.uint64(11)
             draw = u.astype(np.float64) / float(2**53)
+            if self.whole_table > 0:
+                whole = (hash_u64(seeds, STREAM_WHOLE_TABLE) >> np.uint64(11)).astype(np.float64) / float(2**53)
+                draw = np.where((whole < self.whole_table)[:, None], draw[:, :1], draw)
             self.seat_agent[idx] = np.minimum(np.searchsorted(self._cum_weights, draw, side="right"),
                                               len(self.opponents) - 1)
             self.pending[idx] = s.rewards[idx, self.learner[idx]]

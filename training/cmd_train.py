@@ -25,7 +25,9 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         players=args.players,
         options=parse_options(args.game, args.option or []),
         opponents=args.opponents,
+        whole_table=args.whole_table,
         selfplay=args.selfplay,
+        league=args.league,
         imitate=args.imitate,
         imitate_teacher=args.imitate_teacher,
         total_steps=args.steps,
@@ -36,6 +38,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         final_deals=args.final_deals,
+        fields=args.fields,
+        snapshot_fields=args.snapshot_fields,
         checkpoint_every=args.checkpoint_every,
         resume=args.resume,
         progress=not args.no_progress,
@@ -52,16 +56,10 @@ def run(args: argparse.Namespace) -> None:
         print(f"cardgym train: error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     print()
-    for final in result["final_results"].values():
-        print(final.table())
-        print()
-    adv = result["advantage_vs_heuristic"]
-    verdict = "beats" if adv["beats_heuristic"] else "does not beat"
-    print(f"advantage over the heuristic in the same seats: {adv['mean']:+.3f} ± {adv['ci95']:.3f} chips/deal "
-          f"({adv['deals']:,} duplicate deals): the agent {verdict} the heuristic")
+    print(result["table"])
     print(f"{result['steps']:,} learner decisions in {result['train_seconds']:.0f} s "
           f"({result['steps_per_second']:,} /s); model {result['model']}; results, learning_curve.png and "
-          f"TensorBoard logs (tb/) in {cfg.out}")
+          f"TensorBoard logs (tb/) in {cfg.out}; closing evaluation {result['closing_seconds']:.0f} s")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -73,8 +71,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--opponents", default=DEFAULTS.opponents,
                    help=f"opponent pool: comma-separated specs ({SPEC_HELP}), each optionally spec=weight, "
                         "e.g. heuristic=3,random=1 (default heuristic)")
+    p.add_argument("--whole-table", type=float, default=DEFAULTS.whole_table, metavar="Q",
+                   help="share of tables where one pool draw plays every opponent seat (default 0: one draw per seat)")
     p.add_argument("--selfplay", action="store_true",
                    help="add frozen snapshots of the learner to the pool as its evaluation improves")
+    p.add_argument("--league", action="store_true",
+                   help="re-weight the opponent pool towards the members the learner is furthest from beating "
+                        "(prioritised fictitious self-play; every evaluation then covers every member)")
     p.add_argument("--imitate", type=int, default=DEFAULTS.imitate, metavar="N",
                    help="clone the teacher on N of its decisions before PPO (at most half the time budget; 0: no)")
     p.add_argument("--imitate-teacher", default=DEFAULTS.imitate_teacher, metavar="SPEC",
@@ -88,7 +91,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--eval-every", type=int, default=DEFAULTS.eval_every,
                    help="learner decisions between evaluations against the heuristic")
     p.add_argument("--eval-deals", type=int, default=DEFAULTS.eval_deals, help="deals of each periodic evaluation")
-    p.add_argument("--final-deals", type=int, default=DEFAULTS.final_deals, help="deals of each final evaluation")
+    p.add_argument("--final-deals", type=int, default=DEFAULTS.final_deals,
+                   help=f"deals of the closing evaluation in each field (default {DEFAULTS.final_deals:,})")
+    p.add_argument("--fields", default=DEFAULTS.fields, metavar="SPECS",
+                   help="fields of the closing table: comma-separated agent specs, each played by players-1 copies; "
+                        "zoo: every bot of the game (default zoo)")
+    p.add_argument("--snapshot-fields", type=int, default=DEFAULTS.snapshot_fields, metavar="K",
+                   help="earlier snapshots of the learner added to the closing table's fields (default 2)")
     p.add_argument("--checkpoint-every", type=int, default=DEFAULTS.checkpoint_every,
                    help="learner decisions between checkpoints")
     p.add_argument("--resume", default=None, metavar="ZIP", help="continue from a checkpoint or model")

@@ -18,12 +18,20 @@ class TrainConfig:
     """Rule options of the game (its config dataclass)."""
     opponents: str = "heuristic"
     """Opponent pool: comma-separated agent specs, each optionally ``spec=weight`` (``heuristic=3,random=1``)."""
+    whole_table: float = 0.0
+    """The share of tables where one draw from the pool plays every opponent seat (a field of copies of one agent,
+    as in the evaluation); the other tables draw each seat apart."""
     selfplay: bool = False
     """Add frozen snapshots of the learner to the opponent pool as its evaluation improves."""
     selfplay_share: float = 0.5
     """With self-play: the share of opponent seats given to the snapshots."""
     max_snapshots: int = 5
     """With self-play: snapshots kept (the oldest is dropped)."""
+    league: bool = False
+    """Re-weight the opponent pool at every periodic evaluation towards the members the learner is furthest from
+    beating (prioritised fictitious self-play, :mod:`training.league`); each evaluation then covers every member."""
+    league_floor: float = 0.05
+    """With the league: the least share of its prior weight a member keeps, however well the learner does."""
     imitate: int = 1_500_000
     """Teacher decisions to clone before PPO (training.imitation; at most half the time budget; 0: start PPO from
     a random policy)."""
@@ -63,8 +71,14 @@ class TrainConfig:
     """Learner decisions between evaluations against the heuristic."""
     eval_deals: int = 2_000
     """Deals of each periodic evaluation."""
-    final_deals: int = 20_000
-    """Deals of each final evaluation."""
+    final_deals: int = 10_000
+    """Deals of the closing evaluation in each field."""
+    fields: str = "zoo"
+    """Fields of the closing table, comma-separated agent specs, each played by ``players - 1`` copies; ``zoo``
+    stands for every bot of the game's zoo (``cardgym agents``)."""
+    snapshot_fields: int = 2
+    """Earlier snapshots of the learner added to the closing table's fields (the policy PPO started from, then
+    evenly spaced up to half-way); 0 for none."""
     checkpoint_every: int = 500_000
     """Learner decisions between checkpoints."""
     resume: str | None = None
