@@ -27,6 +27,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         opponents=args.opponents,
         whole_table=args.whole_table,
         selfplay=args.selfplay,
+        selfplay_every=args.selfplay_every,
+        selfplay_share=args.selfplay_share,
         league=args.league,
         imitate=args.imitate,
         imitate_teacher=args.imitate_teacher,
@@ -74,7 +76,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--whole-table", type=float, default=DEFAULTS.whole_table, metavar="Q",
                    help="share of tables where one pool draw plays every opponent seat (default 0: one draw per seat)")
     p.add_argument("--selfplay", action="store_true",
-                   help="add frozen snapshots of the learner to the pool as its evaluation improves")
+                   help="add frozen snapshots of the learner to the opponent pool (self-play)")
+    p.add_argument("--selfplay-every", type=int, default=DEFAULTS.selfplay_every, metavar="N",
+                   help=f"learner decisions between self-play snapshots (default {DEFAULTS.selfplay_every:,})")
+    p.add_argument("--selfplay-share", type=float, default=DEFAULTS.selfplay_share, metavar="S",
+                   help=f"share of opponent seats given to the snapshots (default {DEFAULTS.selfplay_share})")
     p.add_argument("--league", action="store_true",
                    help="re-weight the opponent pool towards the members the learner is furthest from beating "
                         "(prioritised fictitious self-play; every evaluation then covers every member)")

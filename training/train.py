@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ class TrainingCallback(BaseCallback):
         self.evaluator = FieldEvaluator(game, make_agent("heuristic", game), cfg.eval_deals, cfg.seed + 1)
         self.heuristic = self.evaluator.reference
         self.history: dict[int, Agent] = {}  # learner decisions -> deterministic snapshot, one per evaluation
-        self.best = max((p["score"] for p in curve if "score" in p), default=-math.inf)
+        self.next_snapshot = 0  # learner decisions at which the next self-play snapshot joins the pool
         self.returns: list[float] = []
         self.bar = None
 
@@ -123,10 +122,10 @@ class TrainingCallback(BaseCallback):
         self.logger.record("eval/advantage_vs_heuristic", heuristic.advantage)
         self.logger.record("eval/advantage_ci95", heuristic.ci95)
         self.logger.record("eval/worst_field_advantage", score)
-        if self.cfg.selfplay and score > self.best:
+        if self.cfg.selfplay and steps >= self.next_snapshot:
             self.pool.add_snapshot(f"self@{steps}", PPOAgent.snapshot(self.game, self.model.policy))
             self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
-        self.best = max(self.best, score)
+            self.next_snapshot = steps + self.cfg.selfplay_every
         if self.cfg.league:
             self.pool.set_ahead({k: r.ahead for k, r in rows.items()})
             weights = self.pool.weights(league=True)
@@ -211,6 +210,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
     pool = OpponentPool(parse_opponents(cfg.opponents, game), cfg.selfplay_share, cfg.max_snapshots,
                         cfg.league_floor)
+    closing_fields(cfg, game, {})  # refuse an unknown field now, not after the training
     env = CardVecEnv(game, cfg.tables, [m.agent for m in pool.members], pool.priors(), seed=cfg.seed,
                      reward_scale=cfg.reward_scale, whole_table=cfg.whole_table)
     curve: list[dict[str, Any]] = []

@@ -22,7 +22,10 @@ class TrainConfig:
     """The share of tables where one draw from the pool plays every opponent seat (a field of copies of one agent,
     as in the evaluation); the other tables draw each seat apart."""
     selfplay: bool = False
-    """Add frozen snapshots of the learner to the opponent pool as its evaluation improves."""
+    """Add frozen snapshots of the learner (sampling its policy) to the opponent pool: the policy PPO starts from,
+    then one every ``selfplay_every`` learner decisions (at the first evaluation past it)."""
+    selfplay_every: int = 500_000
+    """With self-play: learner decisions between snapshots."""
     selfplay_share: float = 0.5
     """With self-play: the share of opponent seats given to the snapshots."""
     max_snapshots: int = 5
