@@ -37,6 +37,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         seed=args.seed,
         out=args.out if args.out is not None else f"runs/{args.game}",
         tables=args.tables,
+        reward_scale=args.reward_scale,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         final_deals=args.final_deals,
@@ -94,6 +95,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=DEFAULTS.seed)
     p.add_argument("--out", default=None, help="output folder (default runs/GAME)")
     p.add_argument("--tables", type=int, default=DEFAULTS.tables, help="tables stepped at once")
+    p.add_argument("--reward-scale", type=float, default=DEFAULTS.reward_scale, metavar="X",
+                   help=f"rewards handed to PPO are the game's returns times X (default {DEFAULTS.reward_scale}: "
+                        "chips; about 1 suits games whose returns are a few units)")
     p.add_argument("--eval-every", type=int, default=DEFAULTS.eval_every,
                    help="learner decisions between evaluations against the heuristic")
     p.add_argument("--eval-deals", type=int, default=DEFAULTS.eval_deals, help="deals of each periodic evaluation")

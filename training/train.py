@@ -173,8 +173,9 @@ def save_model(model: MaskablePPO, path: Path, game: BatchedGame, cfg: TrainConf
     return path
 
 
-def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path:
-    """Learning curve: advantage over the heuristic (95% band) and training chips per deal, against steps."""
+def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str = "chips") -> Path:
+    """Learning curve: advantage over the heuristic in its own field (95% band) and the training return, against
+    steps; with the league a second panel shows the advantage in every field of the pool (symmetric log scale)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -184,15 +185,28 @@ def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path:
     adv = np.array([p["advantage"] for p in curve])
     half = np.array([p["ci95"] for p in curve])
     train = np.array([np.nan if p["train_chips_per_deal"] is None else p["train_chips_per_deal"] for p in curve])
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(steps, adv, "o-", color="tab:blue", label="eval: chips/deal minus heuristic's in the same seats")
+    names = list(dict.fromkeys(k for p in curve for k in p.get("fields", {})))
+    fig, axes = plt.subplots(1, 2 if names else 1, figsize=(12 if names else 7, 4), squeeze=False)
+    ax = axes[0, 0]
+    ax.plot(steps, adv, "o-", color="tab:blue", label=f"eval: {unit}/deal minus the heuristic's in the same seats")
     ax.fill_between(steps, adv - half, adv + half, color="tab:blue", alpha=0.2, label="95% interval")
-    ax.plot(steps, train, ".--", color="tab:orange", label="training: chips/deal against the opponent pool")
+    ax.plot(steps, train, ".--", color="tab:orange", label=f"training: {unit}/deal against the opponent pool")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("learner decisions (millions)")
-    ax.set_ylabel("chips per deal")
-    ax.set_title(title, fontsize=10)
+    ax.set_ylabel(f"{unit} per deal")
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
+    if names:
+        ax = axes[0, 1]
+        for name in names:
+            ax.plot(steps, [p.get("fields", {}).get(name, {}).get("advantage", np.nan) for p in curve], ".-",
+                    label=name)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_yscale("symlog", linthresh=1.0 if unit == "chips" else 0.05)
+        ax.set_xlabel("learner decisions (millions)")
+        ax.set_ylabel(f"advantage over the heuristic, {unit}/deal")
+        ax.set_title("advantage in each field of the pool (league evaluations)", fontsize=9)
+        ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
@@ -276,7 +290,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                f"{cfg.game}, {n} players: MaskablePPO against {cfg.opponents}" + (" + self-play" if cfg.selfplay
                                                                                  else "")
                + (" (league)" if cfg.league else "")
-               + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""))
+               + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""), UNITS.get(game.name, "reward"))
     env.close()
     table = fields_table(rows, UNITS.get(game.name, "reward"), "ppo", notes=notes)
     return {**results, "final_results": final, "table": table}

@@ -90,3 +90,21 @@ class TrainConfig:
     """torch threads (0: torch's default; one is faster on a busy 2-core machine)."""
     progress: bool = True
     """Show a progress bar."""
+
+    def __post_init__(self) -> None:
+        """Refuse settings of the opponent pool, league and evaluation that cannot work, with one clear line."""
+        checks = (
+            ("whole_table", 0 <= self.whole_table <= 1, "a probability in [0, 1]"),
+            ("selfplay_share", 0 <= self.selfplay_share < 1, "in [0, 1)"),
+            ("selfplay_every", self.selfplay_every >= 1, "at least 1"),
+            ("max_snapshots", self.max_snapshots >= 1, "at least 1"),
+            ("league_floor", 0 < self.league_floor <= 1, "in (0, 1]"),
+            ("reward_scale", self.reward_scale > 0, "positive"),
+            ("eval_every", self.eval_every >= 1, "at least 1"),
+            ("eval_deals", self.eval_deals >= 1, "at least 1"),
+            ("final_deals", self.final_deals >= 1, "at least 1"),
+            ("snapshot_fields", self.snapshot_fields >= 0, "0 or more"),
+        )
+        for name, ok, allowed in checks:
+            if not ok:
+                raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
