@@ -18,7 +18,9 @@ env by an opponent agent (batched ``act``), so the learner sees only its own tur
   before the learner has a decision teaches nothing: it is dealt again and counted in ``skipped_deals``.
 - Opponents come from a pool (``set_opponents(agents, weights)``): each opponent seat of a newly dealt table draws
   one agent of the pool with probability proportional to its weight (from the table's seed), so one table can mix,
-  e.g., two heuristics and a frozen snapshot of the learner. A pool change applies to tables dealt afterwards.
+  e.g., two heuristics and a frozen snapshot of the learner. With ``whole_table=q`` a newly dealt table instead
+  seats one drawn agent at every opponent seat with probability ``q`` (a *field* of copies of one agent, as the
+  duplicate evaluation's fields are). A pool change applies to tables dealt afterwards.
 - Observations are the core's, unscaled (the PPO policy scales them itself: :class:`agents.ppo.SymlogFeatures`, so
   a saved model carries its scaling). ``reward_scale`` multiplies the rewards handed to the learner
   (``infos[..]["episode"]["r"]`` stays in chips).
@@ -50,6 +52,8 @@ STREAM_OPPONENT = 102
 """Random stream of the pool draw of each opponent seat."""
 STREAM_TABLE_SEED = 103
 """Random stream of the table seeds drawn from the env's seed."""
+STREAM_WHOLE_TABLE = 104
+"""Random stream of the choice between one pool draw per seat and one for the whole table."""
 MAX_REDEALS = 1000
 """Deals in a row without a learner decision after which the env gives up (a game where the learner never acts)."""
 
@@ -67,6 +71,7 @@ class CardVecEnv(VecEnv):
         weights: Sequence[float] | None = None,
         seed: int = 0,
         reward_scale: float = 1.0,
+        whole_table: float = 0.0,
     ) -> None:
         if not isinstance(game, BatchedGame):
             raise ArgumentError(f"game must be a game core (envs.registry.make_game), got {show(game)}")
@@ -76,7 +81,7 @@ class CardVecEnv(VecEnv):
         self.reward_scale = reward_scale
         obs_space = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
         super().__init__(num_tables, obs_space, spaces.Discrete(game.num_actions))
-        self.set_opponents(opponents, weights)
+        self.set_opponents(opponents, weights, whole_table)
         self.seed(seed)
         self.state: BatchState | None = None
         self.skipped_deals = 0
@@ -84,14 +89,18 @@ class CardVecEnv(VecEnv):
         self._actions: np.ndarray | None = None
 
     # ----- opponents -----------------------------------------------------------------------------------------------
-    def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None) -> None:
+    def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None,
+                      whole_table: float = 0.0) -> None:
         """Replace the opponent pool (applies to tables dealt from now on; seats already drawn keep their index).
 
         ``opponents``: one agent or a non-empty sequence of agents built for this env's game; ``weights``: one finite
-        non-negative number per agent, not all 0 (default: equal)."""
+        non-negative number per agent, not all 0 (default: equal); ``whole_table``: the probability that a new table
+        seats one drawn agent at all its opponent seats."""
         if isinstance(opponents, (str, bytes)):
             raise ArgumentError(f"opponents must be an agent or a list of agents (agents.registry.make_agent builds "
                                 f"one from a name), got {show(opponents)}")
+        if not (isinstance(whole_table, (int, float)) and 0.0 <= whole_table <= 1.0):
+            raise ArgumentError(f"whole_table must be a probability in [0, 1], got {show(whole_table)}")
         agents = [opponents] if not isinstance(opponents, Sequence) else list(opponents)
         if not agents:
             raise ArgumentError("opponents must be an agent or a non-empty list of agents; the opponent pool is empty")
@@ -108,6 +117,7 @@ class CardVecEnv(VecEnv):
         if (w < 0).any() or w.sum() <= 0:
             raise ArgumentError(f"weights must be {allowed}, got {show(weights)}")
         self.opponents = agents
+        self.whole_table = float(whole_table)
         self.weights = w / w.sum()
         self._cum_weights = np.cumsum(self.weights)
 
@@ -223,6 +233,9 @@ class CardVecEnv(VecEnv):
             self.learner[idx] = uniform_ints(seeds, STREAM_LEARNER_SEAT, 0, n)
             u = hash_u64(seeds[:, None], STREAM_OPPONENT, np.arange(n, dtype=np.uint64)[None, :]) >> np.uint64(11)
             draw = u.astype(np.float64) / float(2**53)
+            if self.whole_table > 0:
+                whole = (hash_u64(seeds, STREAM_WHOLE_TABLE) >> np.uint64(11)).astype(np.float64) / float(2**53)
+                draw = np.where((whole < self.whole_table)[:, None], draw[:, :1], draw)
             self.seat_agent[idx] = np.minimum(np.searchsorted(self._cum_weights, draw, side="right"),
                                               len(self.opponents) - 1)
             self.pending[idx] = s.rewards[idx, self.learner[idx]]

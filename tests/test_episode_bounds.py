@@ -173,7 +173,8 @@ def ids(text: str) -> list[int]:
     return [parse_card(t) for t in text.split()]
 
 
-# Three players, dealer player_2: P0 plays first, then P1, then the dealer. Flip card 8♠ (the dealer's fifth card): spades
+# Three players, dealer player_2: P0 plays first, then P1, then the dealer. Flip card 8♠ (the dealer's fifth card):
+# spades
 # are the flip suit, clubs the flop suit. Totals: P0 24, P1 38, P2 40.
 BASIC = {0: "Ah 2h 3h 9c 9d", 1: "5s 6s 7s Kd Qd", 2: "Jc Jd Tc 2d 8s"}
 
@@ -234,7 +235,8 @@ def test_f28_cut_after_the_showing_keeps_the_side_pots_paid():
 
 def test_f28_a_deal_cut_in_a_session_truncates_the_session():
     """Three deals of bankroll 10, ``max_turns=2``. Deal 1: P0 drops with 24 against 38 and 40 and takes the game
-    pot (3); P1 takes the flip pot (5♠), P0 the flop pot (9♣): 13, 10, 7. Deal 2 (dealer player_0) begins in the same step
+    pot (3); P1 takes the flip pot (5♠), P0 the flop pot (9♣): 13, 10, 7. Deal 2 (dealer player_0) begins in the same
+    step
     with the antes, 3 each: 10, 7, 4, rewards +3, 0, -3. Its first two turns are cut before the dealer's first turn:
     the episode is truncated with the money at 10, 7, 4 and deal 2's antes left in the pots (3, 3, 3)."""
     game, s = stacked(BASIC, num_deals=3, bankroll=10, max_turns=2)
@@ -261,7 +263,8 @@ def test_f28_a_session_cut_after_max_deals_leaves_an_unwon_pot():
     game, s = stacked(hands, until_one_left=True, bankroll=10, max_deals=1)
     assert act(game, s, "drop") == [3, 3, 0]
     assert s.truncated[0] and not s.terminated[0] and s.end_reason[0] == DROP_WON
-    assert s.deal_no[0] == 1 and game.render_table(s, 0, None).startswith("Flip Flop, deal 1, dealer player_2 — cut off")
+    assert s.deal_no[0] == 1
+    assert game.render_table(s, 0, None).startswith("Flip Flop, deal 1, dealer player_2 — cut off")
     assert s.bank[0].tolist() == [10, 10, 7]
     assert s.pots[0].tolist() == [0, 0, 3]
 

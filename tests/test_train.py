@@ -11,10 +11,11 @@ import torch as th
 
 from agents.ppo import ModelFileError, PPOAgent, load_policy, read_metadata
 from agents.registry import make_agent
+from agents.zoo import bot_names
 from envs.registry import GAMES, make_game
 from training.cli import main as cli_main
 from training.evaluate import evaluate
-from training.train import parse_opponents, train
+from training.train import train
 from training.train_config import TrainConfig
 
 th.set_num_threads(1)  # as `cardgym train` does: one torch thread is far faster on a busy 2-core machine
@@ -49,9 +50,22 @@ def _check_run(cfg, result):
     saved = json.loads((out / "results.json").read_text())
     assert saved["steps"] >= cfg.total_steps and saved["model"] == str(out / "model.zip")
     assert {p["steps"] for p in saved["curve"]} >= {0, 64} and (out / "learning_curve.png").stat().st_size > 1000
-    assert sorted(saved["final"]) == ["heuristic", "random"]
+    zoo = bot_names(cfg.game)
+    fields = [f["field"] for f in saved["fields"]]
+    assert fields[:len(zoo)] == zoo and all(f.startswith("self@") for f in fields[len(zoo):])
+    assert len(fields) == len(zoo) + 2 and fields[len(zoo)] == "self@0"  # the policy PPO started from
+    assert sorted(saved["final"]) == sorted(fields) and saved["final"]["heuristic"]["agents"][0]["agent"] == "ppo"
+    pool = {spec.split("=")[0] for spec in cfg.opponents.split(",")}
+    for f in saved["fields"]:
+        assert f["seen"] == ("earlier snapshot" if f["field"].startswith("self@") else
+                             "in the training pool" if f["field"] in pool else
+                             "imitated" if cfg.imitate and f["field"] == cfg.imitate_teacher else "never seen")
+        assert f["beats"] == (f["advantage"] - f["ci95"] > 0) and f["deals"] >= cfg.final_deals
+        assert f["advantage"] == pytest.approx(f["candidate"] - f["reference"])
+    assert saved["beats_heuristic_in_every_field"] == all(f["beats"] for f in saved["fields"])
+    heuristic = saved["fields"][zoo.index("heuristic")]
+    assert saved["advantage_vs_heuristic"]["mean"] == heuristic["advantage"]
     assert saved["imitation"].get("decisions", 0) >= cfg.imitate
-    assert saved["final"]["heuristic"]["agents"][0]["agent"] == "ppo"
     assert list((out / "checkpoints").glob("step_*.zip")) and list((out / "tb").iterdir())
     game = make_game(cfg.game, num_players=cfg.players)
     agent = make_agent(f"ppo:{out / 'model.zip'}", game)
@@ -81,20 +95,39 @@ def test_resume_continues_from_the_checkpoint(tripoli_run, tmp_path):
     assert any(not th.equal(before[k], after[k]) for k in before)
 
 
-def test_selfplay_adds_snapshots_to_the_pool(tmp_path):
-    result = train(tiny(tmp_path, selfplay=True, total_steps=192, eval_every=64))
-    assert result["opponent_pool"][0] == "heuristic"
-    assert "ppo-snapshot" in result["opponent_pool"]
+def test_selfplay_adds_snapshots_to_the_pool_on_schedule(tmp_path):
+    result = train(tiny(tmp_path, selfplay=True, total_steps=192, eval_every=64, selfplay_every=128,
+                        selfplay_share=0.4, snapshot_fields=0))
+    pool = result["opponent_pool"]
+    assert pool[0] == "heuristic" and [p for p in pool[1:]] == ["self@0", "self@128"]
+    assert result["opponent_weights"] == pytest.approx([0.6, 0.2, 0.2])
+    assert [f["field"] for f in result["fields"]] == bot_names("tripoli")
 
 
-def test_parse_opponents():
-    game = make_game("tripoli")
-    agents, weights = parse_opponents("heuristic=3, random", game)
-    assert [a.name for a in agents] == ["heuristic", "random"] and weights == [3.0, 1.0]
-    with pytest.raises(ValueError, match="weight"):
-        parse_opponents("heuristic=x", game)
-    with pytest.raises(ValueError, match="unknown agent"):
-        parse_opponents("nobody", game)
+def test_league_reweights_the_pool_from_every_evaluation(tmp_path):
+    result = train(tiny(tmp_path, opponents="heuristic=3,random=1", league=True, whole_table=0.5,
+                        fields="random,tight", snapshot_fields=1))
+    assert [f["field"] for f in result["fields"]] == ["random", "tight", "self@0"]
+    assert [f["seen"] for f in result["fields"]] == ["in the training pool", "never seen", "earlier snapshot"]
+    for point in result["curve"]:
+        assert set(point["fields"]) == {"heuristic", "random"} and point["score"] == min(
+            f["advantage"] for f in point["fields"].values())
+        ahead = {k: f["ahead"] for k, f in point["fields"].items()}
+        raw = [0.75 * max((1 - ahead["heuristic"]) ** 2, 0.05), 0.25 * max((1 - ahead["random"]) ** 2, 0.05)]
+        assert [point["weights"]["heuristic"], point["weights"]["random"]] == pytest.approx(
+            [w / sum(raw) for w in raw], abs=1e-4)
+    assert result["opponent_weights"] == pytest.approx(list(result["curve"][-1]["weights"].values()), abs=1e-4)
+    assert "advantage_vs_heuristic" not in result  # no heuristic field in the closing table
+
+
+def test_bad_settings_are_refused_before_training(tmp_path):
+    for kw, message in ((dict(whole_table=1.5), "whole_table"), (dict(league_floor=0.0), "league_floor"),
+                        (dict(selfplay_every=0), "selfplay_every"), (dict(reward_scale=0.0), "reward_scale")):
+        with pytest.raises(ValueError, match=message):
+            tiny(tmp_path, **kw)
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        train(tiny(tmp_path, fields="zoo,nobody"))
+    assert not (tmp_path / "run" / "model.zip").exists()
 
 
 def test_corrupt_and_mismatched_model_files_are_refused(tripoli_run, tmp_path):

@@ -34,7 +34,11 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         players=args.players,
         options=parse_options(args.game, args.option or []),
         opponents=args.opponents,
+        whole_table=args.whole_table,
         selfplay=args.selfplay,
+        selfplay_every=args.selfplay_every,
+        selfplay_share=args.selfplay_share,
+        league=args.league,
         imitate=args.imitate,
         imitate_teacher=args.imitate_teacher,
         total_steps=args.steps,
@@ -42,9 +46,12 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         seed=args.seed,
         out=args.out if args.out is not None else f"runs/{args.game}",
         tables=args.tables,
+        reward_scale=args.reward_scale,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         final_deals=args.final_deals,
+        fields=args.fields,
+        snapshot_fields=args.snapshot_fields,
         checkpoint_every=args.checkpoint_every,
         resume=args.resume,
         progress=not args.no_progress,
@@ -64,16 +71,10 @@ def run(args: argparse.Namespace) -> None:
 
     result = train(cfg)
     print()
-    for final in result["final_results"].values():
-        print(final.table())
-        print()
-    adv = result["advantage_vs_heuristic"]
-    verdict = "beats" if adv["beats_heuristic"] else "does not beat"
-    print(f"advantage over the heuristic in the same seats: {adv['mean']:+.3f} ± {adv['ci95']:.3f} chips/deal "
-          f"({adv['deals']:,} duplicate deals): the agent {verdict} the heuristic")
+    print(result["table"])
     print(f"{result['steps']:,} learner decisions in {result['train_seconds']:.0f} s "
           f"({result['steps_per_second']:,} /s); model {result['model']}; results, learning_curve.png and "
-          f"TensorBoard logs (tb/) in {cfg.out}")
+          f"TensorBoard logs (tb/) in {cfg.out}; closing evaluation {result['closing_seconds']:.0f} s")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -85,8 +86,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--opponents", default=DEFAULTS.opponents,
                    help=f"opponent pool: comma-separated specs ({SPEC_HELP}), each optionally spec=weight, "
                         "e.g. heuristic=3,random=1 (default heuristic)")
+    p.add_argument("--whole-table", type=float, default=DEFAULTS.whole_table, metavar="Q",
+                   help="share of tables where one pool draw plays every opponent seat (default 0: one draw per seat)")
     p.add_argument("--selfplay", action="store_true",
-                   help="add frozen snapshots of the learner to the pool as its evaluation improves")
+                   help="add frozen snapshots of the learner to the opponent pool (self-play)")
+    p.add_argument("--selfplay-every", type=positive_int, default=DEFAULTS.selfplay_every, metavar="N",
+                   help=f"learner decisions between self-play snapshots (default {DEFAULTS.selfplay_every:,})")
+    p.add_argument("--selfplay-share", type=non_negative_float, default=DEFAULTS.selfplay_share, metavar="S",
+                   help=f"share of opponent seats given to the snapshots (default {DEFAULTS.selfplay_share})")
+    p.add_argument("--league", action="store_true",
+                   help="re-weight the opponent pool towards the members the learner is furthest from beating "
+                        "(prioritised fictitious self-play; every evaluation then covers every member)")
     p.add_argument("--imitate", type=non_negative_int, default=DEFAULTS.imitate, metavar="N",
                    help="clone the teacher on N of its decisions before PPO (at most half the time budget; 0: no)")
     p.add_argument("--imitate-teacher", default=DEFAULTS.imitate_teacher, metavar="SPEC",
@@ -98,12 +108,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="seed of the tables, the network and the evaluations (0 to 2**32 - 1; default 0)")
     p.add_argument("--out", default=None, help="output folder (default runs/GAME)")
     p.add_argument("--tables", type=positive_int, default=DEFAULTS.tables, help="tables stepped at once")
+    p.add_argument("--reward-scale", type=non_negative_float, default=DEFAULTS.reward_scale, metavar="X",
+                   help=f"rewards handed to PPO are the game's returns times X (default {DEFAULTS.reward_scale}: "
+                        "chips; about 1 suits games whose returns are a few units)")
     p.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
                    help="learner decisions between evaluations against the heuristic")
     p.add_argument("--eval-deals", type=positive_int, default=DEFAULTS.eval_deals,
                    help="deals of each periodic evaluation")
     p.add_argument("--final-deals", type=positive_int, default=DEFAULTS.final_deals,
-                   help="deals of each final evaluation")
+                   help=f"deals of the closing evaluation in each field (default {DEFAULTS.final_deals:,})")
+    p.add_argument("--fields", default=DEFAULTS.fields, metavar="SPECS",
+                   help="fields of the closing table: comma-separated agent specs, each played by players-1 copies; "
+                        "zoo: every bot of the game (default zoo)")
+    p.add_argument("--snapshot-fields", type=non_negative_int, default=DEFAULTS.snapshot_fields, metavar="K",
+                   help="earlier snapshots of the learner added to the closing table's fields (default 2)")
     p.add_argument("--checkpoint-every", type=positive_int, default=DEFAULTS.checkpoint_every,
                    help="learner decisions between checkpoints")
     p.add_argument("--resume", default=None, metavar="ZIP", help="continue from a checkpoint or model")

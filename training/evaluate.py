@@ -368,3 +368,101 @@ def evaluate(
         seconds=time.perf_counter() - t0,
         labels=[agent_label(a) for a in agents],
     )
+
+
+# ----- advantage over a reference agent, field by field ---------------------------------------------------------------
+@dataclasses.dataclass
+class FieldAdvantage:
+    """A candidate against ``n - 1`` copies of one agent (a *field*), compared with a reference agent (the
+    heuristic) in the same seats of the same duplicate deals: ``advantage = candidate - reference``, paired over deal
+    groups."""
+
+    field: str
+    """Name of the field (its agent spec, e.g. ``"tight"``, or ``"self@1.2M"`` for a snapshot of the learner)."""
+    label: str
+    """The field agent's ``name@vN``."""
+    candidate: float
+    """The candidate's mean return per episode in this field."""
+    reference: float
+    """The reference's mean return per episode in the same seats of the same deals."""
+    advantage: float
+    """``candidate - reference``."""
+    ci95: float
+    """Half-width of the 95% interval of :attr:`advantage` (over deal groups)."""
+    ahead: float
+    """Share of deal groups where the candidate did better than the reference would have (ties count half): 0.5
+    for a candidate that plays like the reference; scale-free, so comparable between games."""
+    deals: int
+    """Episodes each side played."""
+
+    @property
+    def beats(self) -> bool:
+        """Whether the whole 95% interval of the advantage is above 0."""
+        return self.advantage - self.ci95 > 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "beats": self.beats}
+
+
+def paired_advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -> tuple[float, float, float]:
+    """Agent ``agent`` of ``result`` minus agent ``agent`` of ``baseline``, two tournaments on the same deal seeds:
+    mean, 95% half-width and the share of deal groups where ``result`` did better (ties half)."""
+    if result.seed != baseline.seed or result.group_returns.shape != baseline.group_returns.shape:
+        raise ValueError("a paired advantage needs two tournaments on the same deals (same seed and size)")
+    diff = result.group_returns[:, agent] - baseline.group_returns[:, agent]
+    mean, half = EvalResult._interval(diff)
+    ahead = float(np.mean(np.sign(np.round(diff, 9)) * 0.5 + 0.5))
+    return float(mean), float(half), ahead
+
+
+class FieldEvaluator:
+    """The advantage of candidates over ``reference`` in fields of ``num_players - 1`` copies of one agent, on
+    ``deals`` duplicate deals from ``seed``. The reference's tournament in each field does not depend on the
+    candidate: it is played once per field name and kept."""
+
+    def __init__(self, game: BatchedGame, reference: Agent, deals: int, seed: int, reference_name: str = "heuristic"):
+        self.game, self.reference, self.deals, self.seed = game, reference, deals, seed
+        self.reference_name = reference_name
+        self._baselines: dict[str, EvalResult] = {}
+
+    def baseline(self, field: str, agent: Agent) -> EvalResult:
+        """The reference's tournament against ``n - 1`` copies of ``agent`` (cached under ``field``)."""
+        if field not in self._baselines:
+            n = self.game.num_players
+            self._baselines[field] = evaluate(self.game, [self.reference] + [agent] * (n - 1), deals=self.deals,
+                                              seed=self.seed, names=[self.reference_name] + [field] * (n - 1))
+        return self._baselines[field]
+
+    def field(self, candidate: Agent, field: str, agent: Agent, name: str = "candidate"
+              ) -> tuple[FieldAdvantage, EvalResult]:
+        """The advantage of ``candidate`` in the field of ``agent`` and the candidate's tournament there."""
+        n = self.game.num_players
+        result = evaluate(self.game, [candidate] + [agent] * (n - 1), deals=self.deals, seed=self.seed,
+                          names=[name] + [field] * (n - 1))
+        base = self.baseline(field, agent)
+        adv, half, ahead = paired_advantage(result, base)
+        row = FieldAdvantage(field=field, label=agent_label(agent), candidate=float(result.mean[0]),
+                             reference=float(base.mean[0]), advantage=adv, ci95=half, ahead=ahead,
+                             deals=result.episodes)
+        return row, result
+
+    def __call__(self, candidate: Agent, fields: dict[str, Agent], name: str = "candidate") -> list[FieldAdvantage]:
+        """The advantage of ``candidate`` in every field (name → agent), in order."""
+        return [self.field(candidate, field, agent, name)[0] for field, agent in fields.items()]
+
+
+def fields_table(rows: list[FieldAdvantage], unit: str, candidate: str = "model", reference: str = "heuristic",
+                 notes: dict[str, str] | None = None) -> str:
+    """The printed table of :class:`FieldAdvantage` rows (``notes[field]`` is printed after the row)."""
+    notes = notes or {}
+    head = f"{'field (other seats)':<22} {candidate:>9} {reference:>10} {'advantage ± 95%':>18}  {'ahead':>5}"
+    lines = [f"advantage over the {reference} in the same seats of the same duplicate deals ({unit} per episode)",
+             head]
+    for r in rows:
+        verdict = "beats" if r.beats else ("loses" if r.advantage + r.ci95 < 0 else "tie")
+        lines.append(f"{r.field:<22} {r.candidate:>+9.3f} {r.reference:>+10.3f} {r.advantage:>+9.3f} ± "
+                     f"{r.ci95:<6.3f}  {r.ahead:>5.3f}  {verdict:<5} {notes.get(r.field, '')}".rstrip())
+    won = sum(r.beats for r in rows)
+    lines.append(f"the {candidate} beats the {reference} in {won} of {len(rows)} fields "
+                 f"({rows[0].deals if rows else 0:,} deals each; ahead: share of deal groups where it did better)")
+    return "\n".join(lines)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -34,63 +33,29 @@ from agents.base import Agent
 from agents.model_file import METADATA_NAME, ModelFileError, field, where
 from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata
 from agents.ppo import save_model as save_model_file
-from agents.registry import AgentSpecError, make_agent
+from agents.registry import make_agent
+from agents.zoo import bot_names
 from envs.core.game import BatchedGame
 from envs.registry import make_game
 from envs.vector import CardVecEnv
-from training.evaluate import EvalResult, advantage, evaluate
+from training.evaluate import UNITS, FieldEvaluator, fields_table
 from training.imitation import imitate
+from training.opponent_pool import OpponentPool, parse_opponents
 from training.train_config import TrainConfig
 
 
-def parse_opponents(spec: str, game: BatchedGame) -> tuple[list[Agent], list[float]]:
-    """``"heuristic=3,random=1"`` → agents and weights (weight 1 when not given)."""
-    agents, weights = [], []
-    for item in spec.split(","):
-        item = item.strip()
-        name, weight = item, 1.0
-        if "=" in item:
-            name, _, w = item.rpartition("=")
-            try:
-                weight = float(w)
-            except ValueError:
-                raise AgentSpecError(f"opponent {item!r}: the weight after '=' must be a number") from None
-            if not weight >= 0:
-                raise AgentSpecError(f"opponent {item!r}: the weight must be non-negative")
-        agents.append(make_agent(name, game))
-        weights.append(weight)
-    if not agents or sum(weights) <= 0:
-        raise AgentSpecError(f"opponents {spec!r}: need at least one agent with a positive weight")
-    return agents, weights
-
-
-class Advantage:
-    """Paired comparison of a candidate with the heuristic in the same seats of the same duplicate deals."""
-
-    def __init__(self, game: BatchedGame, deals: int, seed: int) -> None:
-        self.game, self.deals, self.seed = game, deals, seed
-        self.heuristic = make_agent("heuristic", game)
-        self.baseline = evaluate(game, [self.heuristic] * game.num_players, deals=deals, seed=seed)
-
-    def __call__(self, agent: Agent, name: str = "ppo") -> tuple[EvalResult, float, float]:
-        """The tournament of ``agent`` against heuristics and its advantage (mean, 95% half-width) in chips/deal."""
-        n = self.game.num_players
-        result = evaluate(self.game, [agent] + [self.heuristic] * (n - 1), deals=self.deals, seed=self.seed,
-                          names=[name] + ["heuristic"] * (n - 1))
-        return result, *advantage(result, self.baseline)
-
-
 class TrainingCallback(BaseCallback):
-    """Progress bar, time budget, periodic evaluation (and self-play snapshots), checkpoints."""
+    """Progress bar, time budget, periodic evaluation (league weights, self-play snapshots), checkpoints."""
 
-    def __init__(self, cfg: TrainConfig, game: BatchedGame, env: CardVecEnv, base: tuple[list[Agent], list[float]],
+    def __init__(self, cfg: TrainConfig, game: BatchedGame, env: CardVecEnv, pool: OpponentPool,
                  curve: list[dict[str, Any]], out: Path, started: float) -> None:
         super().__init__()
         self.t0 = started
-        self.cfg, self.game, self.env, self.base, self.curve, self.out = cfg, game, env, base, curve, out
-        self.advantage = Advantage(game, cfg.eval_deals, cfg.seed + 1)
-        self.snapshots: list[Agent] = []
-        self.best = max((p["advantage"] for p in curve), default=-math.inf)
+        self.cfg, self.game, self.env, self.pool, self.curve, self.out = cfg, game, env, pool, curve, out
+        self.evaluator = FieldEvaluator(game, make_agent("heuristic", game), cfg.eval_deals, cfg.seed + 1)
+        self.heuristic = self.evaluator.reference
+        self.history: dict[int, Agent] = {}  # learner decisions -> deterministic snapshot, one per evaluation
+        self.next_snapshot = 0  # learner decisions at which the next self-play snapshot joins the pool
         self.returns: list[float] = []
         self.bar = None
 
@@ -98,7 +63,9 @@ class TrainingCallback(BaseCallback):
         self.start_steps = self.num_timesteps
         self.next_eval = self.num_timesteps + self.cfg.eval_every
         self.next_ckpt = self.num_timesteps + self.cfg.checkpoint_every
-        if not self.curve:  # the first point: the untrained policy
+        if self.curve:  # resumed: the curve goes on from the checkpoint's last point
+            self.history[int(self.num_timesteps)] = PPOAgent.snapshot(self.game, self.model.policy, deterministic=True)
+        else:  # the first point: the policy PPO starts from (imitated or random)
             self.evaluate()
         if self.cfg.progress:
             from tqdm import tqdm
@@ -136,23 +103,42 @@ class TrainingCallback(BaseCallback):
     def last_advantage(self) -> str:
         return f"{self.curve[-1]['advantage']:+.2f}" if self.curve else "?"
 
+    def eval_fields(self) -> dict[str, Agent]:
+        """The fields of a periodic evaluation: the heuristic's, and with the league every member of the pool."""
+        fields = {"heuristic": self.heuristic}
+        if self.cfg.league:
+            fields.update({m.name: m.agent for m in self.pool.members})
+        return fields
+
     def evaluate(self) -> None:
+        """Score the current policy in each evaluation field; update the league weights and the self-play pool."""
+        steps = int(self.num_timesteps)
         agent = PPOAgent.snapshot(self.game, self.model.policy, deterministic=True)
-        _, adv, half = self.advantage(agent)
-        point = {"steps": int(self.num_timesteps), "seconds": round(self.elapsed(), 1), "advantage": adv,
-                 "ci95": half, "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
+        self.history[steps] = agent
+        rows = {r.field: r for r in self.evaluator(agent, self.eval_fields(), "ppo")}
+        heuristic = rows["heuristic"]
+        score = min(r.advantage for r in rows.values())  # the worst field: the goal is to beat the heuristic in all
+        point = {"steps": steps, "seconds": round(self.elapsed(), 1), "advantage": heuristic.advantage,
+                 "ci95": heuristic.ci95, "score": score,
+                 "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
+        if self.cfg.league:
+            point["fields"] = {k: {"advantage": r.advantage, "ci95": r.ci95, "ahead": r.ahead} for k, r in rows.items()}
         self.curve.append(point)
-        self.logger.record("eval/advantage_vs_heuristic", adv)
-        self.logger.record("eval/advantage_ci95", half)
-        if self.cfg.selfplay and adv > self.best:
-            self.snapshots = (self.snapshots + [PPOAgent.snapshot(self.game, self.model.policy)])[
-                -self.cfg.max_snapshots:]
-            agents, weights = self.base
-            share = self.cfg.selfplay_share
-            w = [x * (1 - share) / sum(weights) for x in weights] + [share / len(self.snapshots)] * len(self.snapshots)
-            self.env.set_opponents(agents + self.snapshots, w)
-            self.logger.record("selfplay/snapshots", len(self.snapshots))
-        self.best = max(self.best, adv)
+        self.logger.record("eval/advantage_vs_heuristic", heuristic.advantage)
+        self.logger.record("eval/advantage_ci95", heuristic.ci95)
+        self.logger.record("eval/worst_field_advantage", score)
+        if self.cfg.selfplay and steps >= self.next_snapshot:
+            self.pool.add_snapshot(f"self@{steps}", PPOAgent.snapshot(self.game, self.model.policy))
+            self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
+            self.next_snapshot = steps + self.cfg.selfplay_every
+        if self.cfg.league:
+            self.pool.set_ahead({k: r.ahead for k, r in rows.items()})
+            weights = self.pool.weights(league=True)
+            point["weights"] = {m.name: round(w, 4) for m, w in zip(self.pool.members, weights, strict=True)}
+            for name, w in point["weights"].items():
+                self.logger.record(f"league/{name}", w)
+        self.env.set_opponents([m.agent for m in self.pool.members], self.pool.weights(self.cfg.league),
+                               self.cfg.whole_table)
 
     def checkpoint(self) -> None:
         path = self.out / "checkpoints" / f"step_{self.num_timesteps}.zip"
@@ -161,6 +147,26 @@ class TrainingCallback(BaseCallback):
     def _on_training_end(self) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, Agent]:
+    """The fields of the closing table: ``cfg.fields`` (``zoo``: every bot of the game's zoo) and up to
+    ``cfg.snapshot_fields`` earlier snapshots of the learner, ``self@<steps>``: the policy PPO started from, then
+    snapshots evenly spaced in steps up to half-way (the closest evaluated ones)."""
+    names: list[str] = []
+    for item in cfg.fields.split(","):
+        item = item.strip()
+        names.extend(bot_names(game.name) if item == "zoo" else [item] if item else [])
+    fields = {name: make_agent(name, game) for name in dict.fromkeys(names)}
+    steps = sorted(history)
+    if cfg.snapshot_fields and steps:
+        last = steps[-1]
+        targets = [steps[0] + (last / 2 - steps[0]) * k / max(cfg.snapshot_fields - 1, 1)
+                   for k in range(cfg.snapshot_fields)]
+        for t in targets:
+            at = min(steps, key=lambda s, t=t: abs(s - t))
+            fields.setdefault(f"self@{at}", history[at])
+    return fields
 
 
 def save_model(model: MaskablePPO, path: Path, game: BatchedGame, cfg: TrainConfig, curve: list) -> Path:
@@ -188,24 +194,38 @@ def read_curve(path: str | Path) -> list[dict[str, Any]]:
     return curve
 
 
-def plot_curve(curve: list[dict[str, Any]], path: Path, title: str) -> Path:
-    """Learning curve: advantage over the heuristic (95% band) and training chips per deal, against steps."""
+def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str = "chips") -> Path:
+    """Learning curve: advantage over the heuristic in its own field (95% band) and the training return, against
+    steps; with the league a second panel shows the advantage in every field of the pool (symmetric log scale)."""
     from matplotlib.figure import Figure  # its own figure: the process's backend is left alone (notebooks)
 
     steps = np.array([p["steps"] for p in curve], dtype=float) / 1e6
     adv = np.array([p["advantage"] for p in curve])
     half = np.array([p["ci95"] for p in curve])
     train = np.array([np.nan if p["train_chips_per_deal"] is None else p["train_chips_per_deal"] for p in curve])
-    fig = Figure(figsize=(7, 4))
-    ax = fig.subplots()
-    ax.plot(steps, adv, "o-", color="tab:blue", label="eval: chips/deal minus heuristic's in the same seats")
+    names = list(dict.fromkeys(k for p in curve for k in p.get("fields", {})))
+    fig = Figure(figsize=(12 if names else 7, 4))
+    axes = fig.subplots(1, 2 if names else 1, squeeze=False)
+    ax = axes[0, 0]
+    ax.plot(steps, adv, "o-", color="tab:blue", label=f"eval: {unit}/deal minus the heuristic's in the same seats")
     ax.fill_between(steps, adv - half, adv + half, color="tab:blue", alpha=0.2, label="95% interval")
-    ax.plot(steps, train, ".--", color="tab:orange", label="training: chips/deal against the opponent pool")
+    ax.plot(steps, train, ".--", color="tab:orange", label=f"training: {unit}/deal against the opponent pool")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("learner decisions (millions)")
-    ax.set_ylabel("chips per deal")
-    ax.set_title(title, fontsize=10)
+    ax.set_ylabel(f"{unit} per deal")
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
+    if names:
+        ax = axes[0, 1]
+        for name in names:
+            ax.plot(steps, [p.get("fields", {}).get(name, {}).get("advantage", np.nan) for p in curve], ".-",
+                    label=name)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_yscale("symlog", linthresh=1.0 if unit == "chips" else 0.05)
+        ax.set_xlabel("learner decisions (millions)")
+        ax.set_ylabel(f"advantage over the heuristic, {unit}/deal")
+        ax.set_title("advantage in each field of the pool (league evaluations)", fontsize=9)
+        ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=90)
@@ -218,9 +238,12 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         th.set_num_threads(cfg.threads)
     t0 = time.perf_counter()
     game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
-    base = parse_opponents(cfg.opponents, game)
+    pool = OpponentPool(parse_opponents(cfg.opponents, game), cfg.selfplay_share, cfg.max_snapshots,
+                        cfg.league_floor)
+    closing_fields(cfg, game, {})  # refuse an unknown field now, not after the training
+    env = CardVecEnv(game, cfg.tables, [m.agent for m in pool.members], pool.priors(), seed=cfg.seed,
+                     reward_scale=cfg.reward_scale, whole_table=cfg.whole_table)
     out = Path(cfg.out)  # created once the settings and a resumed model are known to be good (below)
-    env = CardVecEnv(game, cfg.tables, base[0], base[1], seed=cfg.seed, reward_scale=cfg.reward_scale)
     curve: list[dict[str, Any]] = []
     if cfg.resume:
         model = load_model(cfg.resume, game, env, seed=cfg.seed, tensorboard_log=str(out / "tb"))
@@ -241,7 +264,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         imitation = imitate(model.policy, game, make_agent(cfg.imitate_teacher, game), cfg.imitate, cfg.seed,
                             cfg.reward_scale, tables=cfg.imitate_tables, epochs=cfg.imitate_epochs, deadline=deadline,
                             log=print if cfg.progress else None)
-    callback = TrainingCallback(cfg, game, env, base, curve, out, t0)
+    callback = TrainingCallback(cfg, game, env, pool, curve, out, t0)
     model.learn(total_timesteps=cfg.total_steps, callback=callback, reset_num_timesteps=not cfg.resume,
                 tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0
@@ -249,10 +272,18 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     model_path = save_model(model, out / "model.zip", game, cfg, curve)
     agent = PPOAgent(game, model_path)
     n = game.num_players
-    final = {}
-    final["heuristic"], adv, half = Advantage(game, cfg.final_deals, cfg.seed + 2)(agent)
-    final["random"] = evaluate(game, [agent] + [make_agent("random", game)] * (n - 1), deals=cfg.final_deals,
-                               seed=cfg.seed + 2, names=["ppo"] + ["random"] * (n - 1))
+    t1 = time.perf_counter()
+    closing = FieldEvaluator(game, callback.heuristic, cfg.final_deals, cfg.seed + 2)
+    rows, final = [], {}
+    for name, field_agent in closing_fields(cfg, game, callback.history).items():
+        row, final[name] = closing.field(agent, name, field_agent, "ppo")
+        rows.append(row)
+    seen = {m.name: "in the training pool" for m in pool.fixed}
+    if imitation:
+        seen.setdefault(cfg.imitate_teacher, "imitated")
+    notes = {r.field: "earlier snapshot" if r.field.startswith("self@") else seen.get(r.field, "never seen")
+             for r in rows}
+    heuristic = next((r for r in rows if r.field == "heuristic"), None)
     results = {
         "config": dataclasses.asdict(cfg),
         "steps": int(model.num_timesteps),
@@ -260,17 +291,24 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         "steps_per_second": round((model.num_timesteps - callback.start_steps) / train_seconds),
         "imitation": imitation,
         "skipped_deals": env.skipped_deals,
-        "opponent_pool": [getattr(a, "name", type(a).__name__) for a in env.opponents],
-        "advantage_vs_heuristic": {"mean": adv, "ci95": half, "deals": cfg.final_deals,
-                                   "beats_heuristic": bool(adv - half > 0)},
+        "opponent_pool": [m.name for m in pool.members],
+        "opponent_weights": [round(w, 4) for w in env.weights.tolist()],
+        "fields": [{**r.to_dict(), "seen": notes[r.field]} for r in rows],
+        "beats_heuristic_in_every_field": all(r.beats for r in rows),
+        "closing_seconds": round(time.perf_counter() - t1, 1),
         "final": {k: v.to_dict() for k, v in final.items()},
         "curve": curve,
         "model": str(model_path),
     }
+    if heuristic is not None:
+        results["advantage_vs_heuristic"] = {"mean": heuristic.advantage, "ci95": heuristic.ci95,
+                                             "deals": heuristic.deals, "beats_heuristic": heuristic.beats}
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     plot_curve(curve, out / "learning_curve.png",
                f"{cfg.game}, {n} players: MaskablePPO against {cfg.opponents}" + (" + self-play" if cfg.selfplay
                                                                                  else "")
-               + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""))
+               + (" (league)" if cfg.league else "")
+               + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""), UNITS.get(game.name, "reward"))
     env.close()
-    return {**results, "final_results": final}
+    table = fields_table(rows, UNITS.get(game.name, "reward"), "ppo", notes=notes)
+    return {**results, "final_results": final, "table": table}

@@ -18,12 +18,24 @@ class TrainConfig:
     """Rule options of the game (its config dataclass)."""
     opponents: str = "heuristic"
     """Opponent pool: comma-separated agent specs, each optionally ``spec=weight`` (``heuristic=3,random=1``)."""
+    whole_table: float = 0.0
+    """The share of tables where one draw from the pool plays every opponent seat (a field of copies of one agent,
+    as in the evaluation); the other tables draw each seat apart."""
     selfplay: bool = False
-    """Add frozen snapshots of the learner to the opponent pool as its evaluation improves."""
+    """Add frozen snapshots of the learner (sampling its policy) to the opponent pool: the policy PPO starts from,
+    then one every ``selfplay_every`` learner decisions (at the first evaluation past it)."""
+    selfplay_every: int = 500_000
+    """With self-play: learner decisions between snapshots."""
     selfplay_share: float = 0.5
     """With self-play: the share of opponent seats given to the snapshots."""
     max_snapshots: int = 5
     """With self-play: snapshots kept (the oldest is dropped)."""
+    league: bool = False
+    """Re-weight the opponent pool at every periodic evaluation towards the members the learner is furthest from
+    beating (prioritised fictitious self-play, :mod:`training.opponent_pool`); each evaluation then covers every
+    member."""
+    league_floor: float = 0.05
+    """With the league: the least share of its prior weight a member keeps, however well the learner does."""
     imitate: int = 1_500_000
     """Teacher decisions to clone before PPO (training.imitation; at most half the time budget; 0: start PPO from
     a random policy)."""
@@ -63,8 +75,14 @@ class TrainConfig:
     """Learner decisions between evaluations against the heuristic."""
     eval_deals: int = 2_000
     """Deals of each periodic evaluation."""
-    final_deals: int = 20_000
-    """Deals of each final evaluation."""
+    final_deals: int = 10_000
+    """Deals of the closing evaluation in each field."""
+    fields: str = "zoo"
+    """Fields of the closing table, comma-separated agent specs, each played by ``players - 1`` copies; ``zoo``
+    stands for every bot of the game's zoo (``cardgym agents``)."""
+    snapshot_fields: int = 2
+    """Earlier snapshots of the learner added to the closing table's fields (the policy PPO started from, then
+    evenly spaced up to half-way); 0 for none."""
     checkpoint_every: int = 500_000
     """Learner decisions between checkpoints."""
     resume: str | None = None
@@ -73,3 +91,21 @@ class TrainConfig:
     """torch threads (0: torch's default; one is faster on a busy 2-core machine)."""
     progress: bool = True
     """Show a progress bar."""
+
+    def __post_init__(self) -> None:
+        """Refuse settings of the opponent pool, league and evaluation that cannot work, with one clear line."""
+        checks = (
+            ("whole_table", 0 <= self.whole_table <= 1, "a probability in [0, 1]"),
+            ("selfplay_share", 0 <= self.selfplay_share < 1, "in [0, 1)"),
+            ("selfplay_every", self.selfplay_every >= 1, "at least 1"),
+            ("max_snapshots", self.max_snapshots >= 1, "at least 1"),
+            ("league_floor", 0 < self.league_floor <= 1, "in (0, 1]"),
+            ("reward_scale", self.reward_scale > 0, "positive"),
+            ("eval_every", self.eval_every >= 1, "at least 1"),
+            ("eval_deals", self.eval_deals >= 1, "at least 1"),
+            ("final_deals", self.final_deals >= 1, "at least 1"),
+            ("snapshot_fields", self.snapshot_fields >= 0, "0 or more"),
+        )
+        for name, ok, allowed in checks:
+            if not ok:
+                raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")

@@ -1,0 +1,117 @@
+"""The opponent pool of a training run: fixed agents and frozen snapshots of the learner, with their weights.
+
+Each opponent seat of a newly dealt table draws one member of the pool with probability proportional to its weight
+(:meth:`envs.vector.CardVecEnv.set_opponents`). A member's *prior* weight is its share of the pool as given
+(``--opponents heuristic=2,random=1,tight``); with self-play the snapshots of the learner together get
+``selfplay_share`` of the seats and the fixed agents the rest, in their given proportions.
+
+With the *league* on, the prior is multiplied by how far the learner still is from beating each member: after every
+periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** 2, floor)``, where ``ahead_i`` is
+the share of duplicate deal groups in which the learner did better against that member than the heuristic would in
+the same seats (:class:`training.evaluate.FieldAdvantage`; 0.5 when it plays like the heuristic). This is
+prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)²``, with ``p`` the learner's chance to
+beat the reference rather than the opponent): seats go to the opponents the learner handles worst, and an opponent
+it has mastered keeps ``floor`` of its prior so that what was learned against it is not forgotten.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from agents.base import Agent
+from agents.registry import AgentSpecError, make_agent
+from envs.core.game import BatchedGame
+
+
+@dataclasses.dataclass
+class PoolMember:
+    """One agent of the opponent pool."""
+
+    name: str
+    """Its spec (``"tight"``, ``"ppo:old.zip"``) or, for a snapshot of the learner, ``"self@<steps>"``."""
+    agent: Agent
+    """The agent playing the seats it draws."""
+    weight: float
+    """Its weight as given (fixed agents) or 1 (snapshots); :meth:`OpponentPool.priors` normalises them."""
+    snapshot: bool = False
+    """A frozen copy of the learner (self-play) rather than a fixed agent."""
+
+
+def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
+    """``"heuristic=3,random=1"`` → pool members (weight 1 when not given). Raises
+    :class:`~agents.registry.AgentSpecError` (one line) on a bad weight, an unknown agent, a name given twice, or a
+    pool without a positive weight."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"opponents must be comma-separated agent specs, e.g. heuristic=3,random=1; got {spec!r}")
+    members: list[PoolMember] = []
+    for item in spec.split(","):
+        item = item.strip()
+        name, weight = item, 1.0
+        if "=" in item:
+            name, _, w = item.rpartition("=")
+            name = name.strip()
+            try:
+                weight = float(w)
+            except ValueError:
+                raise AgentSpecError(f"opponent {item!r}: the weight after '=' must be a number") from None
+            if not weight >= 0 or weight == float("inf"):
+                raise AgentSpecError(f"opponent {item!r}: the weight must be a finite non-negative number")
+        if any(m.name == name for m in members):
+            raise AgentSpecError(f"opponents {spec!r}: {name!r} is given twice (give it one weight instead)")
+        members.append(PoolMember(name, make_agent(name, game), weight))
+    if sum(m.weight for m in members) <= 0:
+        raise AgentSpecError(f"opponents {spec!r}: need at least one agent with a positive weight")
+    return members
+
+
+def league_weight(ahead: float, floor: float) -> float:
+    """The league's factor for a member against which the learner is ``ahead`` (see the module docstring)."""
+    return max((1.0 - ahead) ** 2, floor)
+
+
+class OpponentPool:
+    """Fixed agents plus up to ``max_snapshots`` snapshots of the learner (the oldest dropped first)."""
+
+    def __init__(self, members: list[PoolMember], selfplay_share: float = 0.5, max_snapshots: int = 5,
+                 league_floor: float = 0.05) -> None:
+        if not 0 <= selfplay_share < 1:
+            raise ValueError(f"selfplay_share must be in [0, 1), got {selfplay_share}")
+        if max_snapshots < 1:
+            raise ValueError(f"max_snapshots must be at least 1, got {max_snapshots}")
+        if not 0 < league_floor <= 1:
+            raise ValueError(f"league_floor must be in (0, 1], got {league_floor}")
+        self.fixed = list(members)
+        self.snapshots: list[PoolMember] = []
+        self.selfplay_share, self.max_snapshots, self.league_floor = selfplay_share, max_snapshots, league_floor
+        self.ahead: dict[str, float] = {}
+
+    @property
+    def members(self) -> list[PoolMember]:
+        """Fixed agents first, then the snapshots, oldest first."""
+        return self.fixed + self.snapshots
+
+    def add_snapshot(self, name: str, agent: Agent) -> None:
+        """Add a frozen copy of the learner (dropping the oldest beyond ``max_snapshots``)."""
+        self.snapshots = (self.snapshots + [PoolMember(name, agent, 1.0, snapshot=True)])[-self.max_snapshots:]
+
+    def priors(self) -> list[float]:
+        """The members' weights before the league, summing to 1."""
+        total = sum(m.weight for m in self.fixed)
+        share = self.selfplay_share if self.snapshots else 0.0
+        fixed = [m.weight * (1 - share) / total for m in self.fixed]
+        return fixed + [share / max(len(self.snapshots), 1)] * len(self.snapshots)
+
+    def set_ahead(self, ahead: Mapping[str, float]) -> None:
+        """Record, per member name, how often the learner is ahead of the heuristic against it (league weights)."""
+        self.ahead.update(ahead)
+
+    def weights(self, league: bool) -> list[float]:
+        """Seat weights of the members, summing to 1: the priors, times the league factor when ``league``
+        (members not measured yet count as ``ahead = 0.5``)."""
+        w = self.priors()
+        if league:
+            w = [p * league_weight(self.ahead.get(m.name, 0.5), self.league_floor) for p, m in zip(w, self.members,
+                                                                                                   strict=True)]
+        total = sum(w)
+        return [x / total for x in w]
