@@ -5,7 +5,8 @@
 zeros for an agent whose turn it is not. Rewards (C11) of every step, forced moves included, go to every seat and
 accumulate until that agent acts again, as in PettingZoo classic; chips moved while dealing (antes) come with the
 first step's rewards, since PettingZoo has no rewards at reset. ``reset(seed, options)`` accepts
-``options={"deck": [card ids in dealing order], "dealer": seat}`` to stack a deal.
+``options={"deck": [card ids in dealing order], "dealer": seat}`` to stack a deal, or ``options={"decks": [deck of
+deal 1, deck of deal 2, …]}`` to stack the first deals of a multi-deal episode.
 
 ``step(action)`` takes an action id: a Python or numpy integer, or a 1-element integer array (what SB3's
 ``predict`` returns). Anything else — floats, bools, strings, arrays of another size, ids outside the action space —
@@ -38,7 +39,7 @@ from envs.core.rng import normalize_seeds
 from envs.gamelog import GameRecorder
 from envs.registry import env_version
 
-RESET_OPTIONS = ("deck", "dealer")
+RESET_OPTIONS = ("deck", "decks", "dealer")
 
 
 class ResetNeededError(RuntimeError):
@@ -101,6 +102,12 @@ class CardGymEnv(AECEnv):
             warnings.warn(f"reset ignores unknown option(s) {unknown}; this env reads {list(RESET_OPTIONS)}",
                           stacklevel=2)
         deck = options.get("deck")
+        if options.get("decks") is not None:
+            if deck is not None:
+                raise ArgumentError("options: give 'deck' (the first deal's) or 'decks' (one per deal), not both")
+            deck = options["decks"]
+            if isinstance(deck, (list, tuple, np.ndarray)) and np.ndim(deck) == 2:
+                deck = np.asarray(deck)[None]  # one table, one deck per deal
         dealer = options.get("dealer")
         last = self.game.num_players - 1
         if dealer is not None:

@@ -254,12 +254,14 @@ class GameRecorder:
 
     def begin(self, game: BatchedGame, state: BatchState, deck: np.ndarray | None = None,
               dealer: int | None = None) -> None:
-        """A new game on table 0 of ``state`` (just dealt); ``deck`` and ``dealer`` are the stacked deck and the
-        first dealer it was given, if any."""
+        """A new game on table 0 of ``state`` (just dealt); ``deck`` and ``dealer`` are the stacked deck (or the
+        ``(K, deck_size)`` decks of the first K deals) and the first dealer it was given, if any."""
         self.game, self.view, self.lines, self.last = game, public_view(game.name), [], []
         seed = int(state.seeds[0])
         seed_deck = first_deck(game, seed)
-        deck = seed_deck if deck is None else np.asarray(deck, dtype=np.int64).ravel()
+        given = None if deck is None else np.asarray(deck, dtype=np.int64).reshape(-1, game.deck_size_for())
+        deck = seed_deck if given is None else given[0]
+        later = [] if given is None else given[1:].tolist()  # stacked decks of the deals after the first
         stacked = not np.array_equal(deck, seed_deck)  # the seed's own deck given again is not a stacked deck
         self._obs = self._observe(state)
         n = game.num_players
@@ -267,6 +269,7 @@ class GameRecorder:
         self._write({
             "type": "game", "format": LOG_FORMAT, "game": game.name, "options": dataclasses.asdict(game.config),
             "num_players": n, "seed": seed, "dealer": dealer, "stacked": stacked, "deck": deck.tolist(),
+            "later_decks": later,
             "deck_cards": [card_str(int(c), True) for c in deck], "deck_note": DECK_NOTE,
             "rewards": state.rewards[0].tolist(),
         })
@@ -478,6 +481,14 @@ def read_log(path: str | Path) -> list[GameLog]:
 
 
 # ----- replaying -----------------------------------------------------------------------------------------------------
+def header_decks(header: dict[str, Any]) -> np.ndarray | None:
+    """The stacked decks a log's game was dealt, as ``init(decks=...)`` takes them (``(1, K, deck_size)``), or
+    ``None`` when every deal was shuffled from the seed."""
+    if not header["stacked"] and not header["later_decks"]:
+        return None
+    return np.asarray([[header["deck"], *header["later_decks"]]], dtype=np.int64)
+
+
 def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
     """Play ``log`` again on a fresh table — the seed (or the stacked deck), the first dealer, then every logged
     action — and check every line the log holds against the line a :class:`GameRecorder` writes for the replayed
@@ -489,11 +500,10 @@ def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
     also requires the game's end)."""
     h = log.header
     game = log.make_game()
-    deck = np.asarray(h["deck"], dtype=np.int64) if h["stacked"] else None
-    state = game.init(h["seed"], batch_size=1, decks=None if deck is None else deck[None, :],
-                      dealers=np.asarray([h["dealer"]]))
+    decks = header_decks(h)
+    state = game.init(h["seed"], batch_size=1, decks=decks, dealers=np.asarray([h["dealer"]]))
     recorder = GameRecorder(None)
-    recorder.begin(game, state, deck=deck, dealer=h["dealer"])
+    recorder.begin(game, state, deck=None if decks is None else decks[0], dealer=h["dealer"])
     _compare(log, 0, recorder.last)
     rewards = []
     k = len(recorder.lines)

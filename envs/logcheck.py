@@ -26,8 +26,8 @@ LOG_FORMAT = "cardgym-log/2"
 MAX_SEED = 2**64 - 1
 
 LINE_KEYS: dict[str, tuple[str, ...]] = {
-    "game": ("format", "game", "options", "num_players", "seed", "dealer", "stacked", "deck", "deck_cards",
-             "deck_note", "rewards"),
+    "game": ("format", "game", "options", "num_players", "seed", "dealer", "stacked", "deck", "later_decks",
+             "deck_cards", "deck_note", "rewards"),
     "deal": ("deal", "dealer", "events", "forced"),
     "step": ("n", "seat", "action", "name", "secret", "rewards", "events", "forced"),
     "deal_end": ("deal", "returns", "shown", "text"),
@@ -202,6 +202,11 @@ def _check_header(head: _Line) -> BatchedGame:
     ok = isinstance(deck, list) and all(type(c) is int for c in deck) and sorted(deck) == ids
     which = f"0..{size - 1}" if ids == list(range(size)) else "of the table's deck (L1)"
     head._check("deck", ok, f"the {size} card ids {which} of a {name} deck for {n} players, each once")
+    later = head.line["later_decks"]
+    ok = isinstance(later, list) and all(
+        isinstance(d, list) and all(type(c) is int for c in d) and sorted(d) == ids for d in later)
+    ok = ok and (not later or game.multi_deal)
+    head._check("later_decks", ok, f"a list of stacked decks for the later deals, each the {size} card ids {which}")
     cards = head.line["deck_cards"]
     head._check("deck_cards", isinstance(cards, list) and len(cards) == size and all(isinstance(c, str) for c in cards),
                 f"a list of {size} card names")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.gamelog import GameLog, public_view, seat_name
+from envs.gamelog import GameLog, header_decks, public_view, seat_name
 from envs.html import colour_text, table_html
 
 PAGE = """<!DOCTYPE html>
@@ -56,7 +56,8 @@ def frames_of(log: GameLog, seat: int | None) -> list[dict[str, str]]:
     """The page's frames: ``{"move": html, "table": html}`` for the deal and after every logged decision."""
     h, view = log.header, public_view(log.header["game"])
     game = log.make_game()
-    state = game.init(h["seed"], batch_size=1, decks=np.asarray(h["deck"])[None, :], dealers=np.asarray([h["dealer"]]))
+    decks = header_decks(h)
+    state = game.init(h["seed"], batch_size=1, decks=decks, dealers=np.asarray([h["dealer"]]))
 
     def name(move: dict[str, Any]) -> str:
         secret = move["secret"] and move["seat"] != seat

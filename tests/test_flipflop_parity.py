@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from envs.core.game import sample_legal
 from envs.flipflop import FlipFlopGame
 from envs.flipflop import tables as T
 from tests.reference.flipflop_ref import FlipFlopRef
@@ -62,6 +63,28 @@ def assert_same(g: FlipFlopGame, s, b: int, ref: FlipFlopRef, names: list[str]) 
     assert [int(m) for m in s.spreads[b]] == owners, where
     assert [int(c) for c in s.pile[b, : s.pile_len[b]]] == [int(T.LOW_OF[c.id]) for c in ref.discards], where
 
+
+
+def test_f23_c7_core_matches_reference_with_a_stacked_deck_for_every_deal() -> None:
+    """A stacked deck for each of the first three deals of a session (``init(decks=(B, 3, 52))``): core and reference
+    deal the same cards at every deal and agree at every step."""
+    n, games = 4, 40
+    g = FlipFlopGame(n, num_deals=5, bankroll=12)
+    names = g.action_names()
+    rng = np.random.default_rng(23)
+    seeds = rng.integers(0, 2**40, size=games).astype(np.uint64)
+    decks = np.array([[rich_deck(rng) if k == 1 else rng.permutation(52) for k in range(3)] for _ in range(games)])
+    s = g.init(seeds, decks=decks, dealers=np.zeros(games, np.int64))
+    refs = [FlipFlopRef(n, int(seeds[b]), num_deals=5, bankroll=12, deck=decks[b].tolist(), dealer=0)
+            for b in range(games)]
+    while not s.done.all():
+        actions = sample_legal(s.legal_action_mask, rng)
+        was_done = s.done.copy()
+        g.step(s, actions)
+        for b in np.flatnonzero(~was_done):
+            refs[b].step(names[actions[b]])
+            assert_same(g, s, b, refs[b], names)
+    assert max(ref.deals_done for ref in refs) >= 3
 
 
 def rich_deck(rng: np.random.Generator) -> np.ndarray:

@@ -6,6 +6,7 @@ exactly; the CLI's exit status says which (0 verified, 1 not verified, 2 not a l
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import re
 from collections.abc import Callable
@@ -577,3 +578,25 @@ def test_c8_forced_moves_are_logged_in_order_and_shown() -> None:
     assert sum(" (forced): " in row for row in text.splitlines()) == len(forced) + sum(
         len(line["forced"]) for line in lines if line["type"] == "deal")
     verify(GameLog(lines))
+
+
+@pytest.mark.parametrize("name", ["tripoli", "flipflop"])
+def test_c7_a_stacked_deck_for_every_deal_is_dealt_logged_and_verified(name: str) -> None:
+    """``reset(options={"decks": [...]})`` stacks the first deals of a multi-deal episode: the core deals them, the
+    log keeps the later ones (``later_decks``) and verifies; a log whose later deck is edited does not."""
+    from envs.registry import env_version
+
+    env = importlib.import_module(f"envs.{env_version(name)}").raw_env(num_players=3, num_deals=3)
+    env.recorder = GameRecorder(None)
+    rng = np.random.default_rng(2)
+    decks = [rng.permutation(52).tolist() for _ in range(3)]
+    env.reset(seed=4, options={"decks": decks})
+    assert env.state_.decks[0].tolist() == decks
+    while not bool(env.state_.done[0]):
+        env.step(int(rng.choice(env.legal_actions())))
+    lines = json.loads(json.dumps(env.recorder.lines))
+    assert lines[0]["deck"] == decks[0] and lines[0]["later_decks"] == decks[1:]
+    verify(GameLog(lines))
+    lines[0]["later_decks"][0] = list(reversed(lines[0]["later_decks"][0]))
+    with pytest.raises(VerifyError):
+        verify(GameLog(lines))

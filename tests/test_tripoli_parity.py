@@ -396,7 +396,7 @@ def run_parity(
             n,
             config,
             int(seeds[b]),
-            deck=None if decks is None else [int(c) for c in decks[b]],
+            deck=None if decks is None else decks[b].tolist(),
             dealer=None if dealers is None else int(dealers[b]),
         )
         for b in range(batch)
@@ -514,6 +514,20 @@ def test_t30_core_matches_reference_cosmo(index: int) -> None:
     played += run_parity(n, options, seeds[half:], policy_seed=index, decks=decks[half:])[0]
     assert played > 0  # Cosmo has few decisions: only the leads (and with auto_forced=False the runs)
     assert len({(ref.pay_suit, ref.sequence_start) for ref in refs}) > 1  # the board changes from table to table
+
+
+def test_t28_c7_core_matches_reference_with_a_stacked_deck_for_every_deal() -> None:
+    """A stacked deck per deal of a 3-deal episode (``init(decks=(B, 3, 52))``; the final round shuffled from the seed):
+    core and reference deal the same cards at every deal."""
+    rng = random.Random(5)
+    n, options = 4, {"num_deals": 3, "final_round": "pots", "final_pots": 2}
+    seeds = np.arange(600, 600 + STACKED_TABLES, dtype=np.uint64)
+    decks = np.array([[stacked_deck(n, rng) for _ in range(3)] for _ in range(STACKED_TABLES)], dtype=np.int64)
+    game = TripoliGame(n, **options)
+    state = game.init(seeds, decks=decks)
+    assert (state.decks == decks).all()
+    played, refs = run_parity(n, options, seeds, policy_seed=5, decks=decks)
+    assert played > STACKED_TABLES and all(ref.deal_number >= 2 for ref in refs)  # the three deals were played
 
 
 # Seeds whose final poker round (T28, deal number 2) deals a tie for the best five-card hand at each table size,

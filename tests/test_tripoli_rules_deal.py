@@ -570,7 +570,9 @@ def test_bad_options_refused_at_construction(kwargs, match):
 def test_bad_reset_options_refused():
     e = raw_env(num_players=4)
     with pytest.warns(UserWarning, match="unknown option"):
-        e.reset(seed=0, options={"decks": list(range(52))})
+        e.reset(seed=0, options={"deks": list(range(52))})
+    with pytest.raises(ValueError, match="not both"):
+        e.reset(seed=0, options={"deck": list(range(52)), "decks": [list(range(52))]})
     with pytest.raises(ValueError, match="dealer"):
         e.reset(seed=0, options={"dealer": 4})
     with pytest.raises(ValueError, match="exactly once"):

@@ -131,6 +131,9 @@ class BatchedGame(ABC, Generic[S]):
     def observation_size(self) -> int:
         """Length of the flat observation vector."""
 
+    multi_deal: ClassVar[bool] = True
+    """Whether an episode can have several deals (then ``init`` takes one stacked deck per deal)."""
+
     def deck_size_for(self) -> int:
         """Cards in this table's deck."""
         return len(self.deck_ids())
@@ -151,23 +154,30 @@ class BatchedGame(ABC, Generic[S]):
 
         ``seeds``: one int in ``0..2**64-1`` (table ``i`` gets ``seed + i``), an array of per-table seeds, or
         ``None`` for entropy (:func:`envs.core.rng.normalize_seeds`). ``batch_size``: the number of tables (a
-        positive int; by default one per seed of an array, else 1). ``decks``: optional ``(B, deck_size)`` stacked
-        decks, integer card ids in the order they are dealt, each id once per deck (the first deal of the episode
-        uses them; later deals shuffle from the seed). ``dealers``: optional first dealers, one seat or one per
-        table. Bad arguments raise :class:`~envs.core.checks.ArgumentError`.
+        positive int; by default one per seed of an array, else 1). ``decks``: optional stacked decks, integer card
+        ids in the order they are dealt, each id once per deck: ``(B, deck_size)`` for the first deal of the episode,
+        or ``(B, K, deck_size)`` for its first ``K`` deals (a multi-deal episode; later deals shuffle from the seed).
+        ``dealers``: optional first dealers, one seat or one per table. Bad arguments raise
+        :class:`~envs.core.checks.ArgumentError`.
         """
         seeds_arr = normalize_seeds(seeds, batch_size, name="seeds")
         b = seeds_arr.shape[0]
         if decks is not None:
             size = self.deck_size_for()
             ids = f"0..{size - 1}" if (self.deck_ids() == np.arange(size)).all() else "of this table's deck"
-            allowed = f"integer card ids {ids}, each once per deck, in an array of shape ({b}, {size})"
+            allowed = (f"integer card ids {ids}, each once per deck, in an array of shape ({b}, {size}) or, one deck "
+                       f"per deal, ({b}, K, {size})")
             decks = int_array(decks, "decks", allowed)
             if decks.ndim == 1 and b == 1:
                 decks = decks[None, :]
-            if decks.shape != (b, size):
+            if decks.ndim == 2:
+                decks = decks[:, None, :]
+            if decks.ndim != 3 or decks.shape[0] != b or decks.shape[2] != size or decks.shape[1] < 1:
                 raise ArgumentError(f"decks must be {allowed}, got shape {decks.shape}")
-            if not (np.sort(decks, axis=1) == self.deck_ids()).all():
+            if decks.shape[1] > 1 and not self.multi_deal:
+                raise ArgumentError(f"decks: a {self.name} episode is one deal; give one deck per table, not "
+                                    f"{decks.shape[1]}")
+            if not (np.sort(decks, axis=2) == self.deck_ids()).all():
                 raise ArgumentError(f"decks must be {allowed}; a deck does not hold each card id exactly once")
             decks = decks.astype(np.int16)
         if dealers is not None:
@@ -244,7 +254,7 @@ class BatchedGame(ABC, Generic[S]):
 
     @abstractmethod
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> S:
-        """Deal ``len(seeds)`` tables (inputs already checked)."""
+        """Deal ``len(seeds)`` tables (inputs already checked; ``decks`` is ``(B, K, deck_size)`` int16)."""
 
     @abstractmethod
     def _step(self, state: S, idx: np.ndarray, actions: np.ndarray) -> None:

@@ -141,20 +141,25 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             in_deal=z(n, dtype=bool), out=z(n, dtype=bool), all_in=z(n, dtype=bool), won_game=z(n, dtype=bool),
             dealer=uniform_ints(seeds, STREAM_DEALER, 0, n) if dealers is None else dealers.astype(np.int64),
             deal_no=z(), last_action=np.full((B, n), -1), end_reason=z(),
+            decks=(decks.astype(np.int16) if decks is not None else np.full((B, 1, 52), -1, np.int16)),
         )
         rows = np.arange(B)
-        self._start_deals(s, rows, None if decks is None else T.LOW_OF[decks.astype(np.int64)])
+        self._start_deals(s, rows)
         self._settle_moves(s, rows)
         s.rewards[:] = (s.bank - start) * self.config.stake
         return s
 
-    def _start_deals(self, s: FlipFlopState, rows: np.ndarray, decks: np.ndarray | None = None) -> None:
+    def _start_deals(self, s: FlipFlopState, rows: np.ndarray) -> None:
         """Ante (F4, F24), deal (F5–F6), settle 49/50 hands (F7–F8) and begin the first turn at tables ``rows``."""
         if not rows.size:
             return
         n = self.num_players
         R = rows.size
-        deck = T.LOW_OF[shuffled_decks(s.seeds[rows], s.deal_no[rows], 52).astype(np.int64)] if decks is None else decks
+        deck = shuffled_decks(s.seeds[rows], s.deal_no[rows], 52).astype(np.int64)
+        k = np.minimum(s.deal_no[rows], s.decks.shape[1] - 1)
+        stacked = (s.deal_no[rows] < s.decks.shape[1]) & (s.decks[rows, k, 0] >= 0)  # a deck given to init
+        deck[stacked] = s.decks[rows[stacked], k[stacked]]
+        deck = T.LOW_OF[deck]
         in_deal = ~s.out[rows]
         # F4, F24: ante with one stake kept in reserve; the game pot only makes a player all in (F25).
         if self.config.session:

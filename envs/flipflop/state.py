@@ -89,5 +89,7 @@ class FlipFlopState(BatchState):
     """(B,) int64 — deals started before this one."""
     last_action: np.ndarray
     """(B, n) int64 — each seat's last action id this deal (-1: none yet)."""
+    decks: np.ndarray
+    """(B, K, 52) int16 — stacked decks (C1 ids, dealing order) of the episode's first K deals (-1: from the seed)."""
     end_reason: np.ndarray
     """(B,) int64 — how the last finished deal ended, or CUT_OFF for a deal cut by ``max_turns`` (see END_NAMES)."""

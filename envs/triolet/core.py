@@ -161,6 +161,7 @@ class TrioletGame(BatchedGame[TrioletState]):
     max_players = 8
     config_class = TrioletConfig
     config: TrioletConfig
+    multi_deal = False
 
     def __init__(self, num_players: int = 4, **options) -> None:
         super().__init__(num_players, **options)
@@ -200,7 +201,7 @@ class TrioletGame(BatchedGame[TrioletState]):
     # ----- deal --------------------------------------------------------------------------------------------------
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TrioletState:
         n, b, size = self.num_players, len(seeds), len(self.cards)
-        ids = self.cards[shuffled_decks(seeds, 0, size)] if decks is None else decks
+        ids = self.cards[shuffled_decks(seeds, 0, size)] if decks is None else decks[:, 0]
         deck = (ids % DECK_SIZE).astype(np.int8)
         dealer = uniform_ints(seeds, STREAM_DEALER, 0, n) if dealers is None else dealers.astype(np.int64)
         dealt = deck[:, : 3 * HAND_SIZE * n].reshape(b, n, 3, HAND_SIZE)

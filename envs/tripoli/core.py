@@ -172,7 +172,7 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
             last_player=z - 1,
             run_start=z - 1,
             played_by=np.zeros((b, n), np.uint64),
-            decks=(decks.astype(np.int16) if decks is not None else np.full((b, 52), -1, np.int16)),
+            decks=(decks.astype(np.int16) if decks is not None else np.full((b, 1, 52), -1, np.int16)),
         )
         idx = np.arange(b)
         self._start_deal(s, idx)

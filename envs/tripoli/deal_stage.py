@@ -54,9 +54,7 @@ class DealStage:
         n = self.num_players
         s.balance[idx] -= NUM_SPACES
         s.layout[idx] += n
-        deck = shuffled_decks(s.seeds[idx], s.deal[idx], 52).astype(np.int64)
-        stacked = (s.deal[idx] == 0) & (s.decks[idx, 0] >= 0)
-        deck[stacked] = s.decks[idx[stacked]]
+        deck = self._deck(s, idx)
         hand_of_pos = np.arange(52) % (n + 1)  # 0..n-1: seat dealer+1+j, n: spare
         bits = C.ONE << deck.astype(np.uint64)
         hands = np.zeros((idx.size, n + 1), np.uint64)
@@ -94,6 +92,16 @@ class DealStage:
         else:
             s.phase[idx] = P_SPARE
             s.current_player[idx] = s.dealer[idx]
+
+    @staticmethod
+    def _deck(s: TripoliState, idx: np.ndarray) -> np.ndarray:
+        """The ``(k, 52)`` decks of deal number ``s.deal`` at tables ``idx``: a stacked one where ``init`` was given
+        one for that deal, else shuffled from the table's seed (C7)."""
+        deck = shuffled_decks(s.seeds[idx], s.deal[idx], 52).astype(np.int64)
+        k = np.minimum(s.deal[idx], s.decks.shape[1] - 1)
+        stacked = (s.deal[idx] < s.decks.shape[1]) & (s.decks[idx, k, 0] >= 0)
+        deck[stacked] = s.decks[idx[stacked], k[stacked]]
+        return deck
 
     # ================================================================== spare hand (T6–T8)
     def _act_spare(self, s: TripoliState, idx: np.ndarray, a: np.ndarray) -> None:

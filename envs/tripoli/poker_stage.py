@@ -9,7 +9,6 @@ import numpy as np
 
 from envs.core import cards as C
 from envs.core.poker import mask_rank
-from envs.core.rng import shuffled_decks
 from envs.tripoli.actions import TripoliActions
 from envs.tripoli.config import TripoliConfig
 from envs.tripoli.seats import first_after
@@ -29,6 +28,7 @@ class PokerStage:
     actions: TripoliActions
     _opener: Callable[[TripoliState, np.ndarray], np.ndarray]  # DealStage
     _clear_auction: Callable[[TripoliState, np.ndarray], None]  # DealStage
+    _deck: Callable[[TripoliState, np.ndarray], np.ndarray]  # DealStage
     _start_michigan: Callable[[TripoliState, np.ndarray], None]  # MichiganStage
     _end_deal: Callable[[TripoliState, np.ndarray], None]  # TripoliGame
 
@@ -115,7 +115,7 @@ class PokerStage:
         s.final_left[idx, -1] = 0
         s.deal[idx] += 1
         s.dealer[idx] = (s.dealer[idx] + 1) % n
-        deck = shuffled_decks(s.seeds[idx], s.deal[idx], 52)[:, : 5 * n].astype(np.uint64)
+        deck = self._deck(s, idx)[:, : 5 * n].astype(np.uint64)
         bits = (C.ONE << deck).reshape(idx.size, 5, n)
         hands = np.bitwise_or.reduce(bits, axis=1)
         seats = (s.dealer[idx, None] + 1 + np.arange(n)) % n

@@ -111,4 +111,5 @@ class TripoliState(BatchState):
     played_by: np.ndarray
     """(B, n) uint64 — cards each seat has played in the Michigan stage (public, T24)."""
     decks: np.ndarray
-    """(B, 52) int16 — stacked deck of the first deal (-1 when the deal is shuffled from the seed)."""
+    """(B, K, 52) int16 — stacked decks of the episode's first K deals, in dealing order (-1 rows: shuffled from
+    the seed); deal numbers K and later (final rounds included) are shuffled from the seed."""

@@ -91,7 +91,10 @@ class FlipFlopRef:
         self.terminated = False
         self.truncated = False
         self.dealer = int(uniform_ints([seed], STREAM_DEALER, 0, n)[0]) if dealer is None else dealer
-        self.start_deal(deck)
+        # one stacked deck (the first deal's) or a list of them (the first deals'); later deals from the seed
+        several = deck is not None and isinstance(deck[0], (list, tuple))
+        self.decks = [] if deck is None else [list(d) for d in deck] if several else [list(deck)]
+        self.start_deal()
         self.play_forced()
         self.rewards = [(self.money[s] - self.start[s]) * stake for s in range(n)]
 
@@ -100,8 +103,9 @@ class FlipFlopRef:
         return self.terminated or self.truncated
 
     # ----- the deal ---------------------------------------------------------------------------------------------
-    def start_deal(self, deck: list[int] | None = None) -> None:
+    def start_deal(self) -> None:
         n = self.n
+        deck = self.decks[self.deals_done] if self.deals_done < len(self.decks) else None
         if deck is None:
             deck = [int(c) for c in shuffled_decks([self.seed], self.deals_done, 52)[0]]
         self.playing = [s for s in range(n) if not self.out[s]]

@@ -89,7 +89,9 @@ class TripoliReference:
         self.n = num_players
         self.config = config
         self.seed = int(seed)
-        self.stacked_deck = None if deck is None else [int(c) for c in deck]
+        # one stacked deck (the first deal's) or a list of them (the first deals'); later deals from the seed
+        decks = [] if deck is None else [deck] if np.ndim(deck) == 1 else list(deck)
+        self.stacked_decks = [[int(c) for c in d] for d in decks]
         self.actions = TripoliActions(config.max_bid, config.bet_limit)
         self.balances = [0] * self.n  # T3
         self.layout = [0] * NUM_SPACES  # T2
@@ -119,9 +121,9 @@ class TripoliReference:
         return suit_drawn, start
 
     def _deck(self, deal_number: int) -> list[int]:
-        """The cards of deal ``deal_number`` in dealing order: the stacked deck for the first deal if one was given."""
-        if deal_number == 0 and self.stacked_deck is not None:
-            return list(self.stacked_deck)
+        """The cards of deal ``deal_number`` in dealing order: its stacked deck if one was given."""
+        if deal_number < len(self.stacked_decks):
+            return list(self.stacked_decks[deal_number])
         return [int(c) for c in shuffled_decks(np.array([self.seed], dtype=np.uint64), deal_number, 52)[0]]
 
     # ================================================================ helpers ====================================
