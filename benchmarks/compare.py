@@ -1,6 +1,6 @@
 """cardgym side by side with the systems a user would pick instead, on this machine, in one run.
 
-    python -m benchmarks.compare [--seconds 3] [--batches 1 64 1024 8192] [--out benchmarks/results/compare.json]
+    python -m benchmarks.compare [--seconds 3] [--batches 1 64 1024 8192] [--out FILE.json] [--commit]
 
 Random legal play on every cardgym core (4 players) at each batch size and through its PettingZoo face, and on the
 anchors of :mod:`benchmarks.anchors` (PettingZoo classic, OpenSpiel, RLCard). Every measurement runs in a fresh
@@ -43,9 +43,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks import results_dir
 from benchmarks.anchors import ANCHORS
 
-RESULTS = Path(__file__).parent / "results"
 ROOT = Path(__file__).parent.parent
 GAMES = ("tripoli", "triolet", "flipflop")
 PLAYERS = 4
@@ -349,7 +349,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=3.0, help="timed CPU seconds per measurement")
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 8192], help="cardgym core batch sizes")
-    ap.add_argument("--out", type=Path, default=RESULTS / "compare.json", help="JSON file; the plot gets .png")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="JSON file; the plot gets .png (default: compare.json in runs/benchmarks/, or with "
+                         "--commit in benchmarks/results/)")
+    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
     ap.add_argument("--sample-tables", type=int, default=SAMPLE_TABLES,
                     help="games played to the end to measure cardgym's mean decisions per game")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # one measurement, run by `measure` in a child process
@@ -357,7 +360,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     if args.worker:
         print(RESULT_TAG + json.dumps(_measure_here(json.loads(args.worker), args.seconds)), flush=True)
         return None
-    return run(args.seconds, sorted(set(args.batches)), args.out, args.sample_tables)
+    out = args.out or results_dir(args.commit) / "compare.json"
+    return run(args.seconds, sorted(set(args.batches)), out, args.sample_tables)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ Core rows time ``step`` alone (legal masks are part of every step) with finished
 region; a separate column times ``observe`` for every table. The AEC row plays whole games through ``env()``
 (``last()`` with its observation, then ``step``). Times are CPU seconds of this process (``time.process_time``):
 on an idle core they equal wall-clock seconds, and they stay meaningful while other work shares the machine.
-Results are printed as a table and written to ``benchmarks/results/throughput_<game>.json``.
+Results are printed as a table and written to ``throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``:
+``benchmarks/results/``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks import results_dir
 from envs.core.game import sample_legal
 from envs.registry import GAMES, env_version, make_game
-
-RESULTS = Path(__file__).parent / "results"
 
 
 def core_rate(game, batch: int, seconds: float, seed: int = 0) -> tuple[float, float]:
@@ -72,7 +72,10 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=3.0, help="timed seconds per row")
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 8192])
-    ap.add_argument("--out", type=Path, default=None, help="JSON file (default: results/throughput_GAME.json)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="JSON file (default: throughput_GAME.json in runs/benchmarks/, or with --commit in "
+                         "benchmarks/results/)")
+    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
     args = ap.parse_args(argv)
     game = make_game(args.game, num_players=args.players)
     rows = []
@@ -94,7 +97,7 @@ def main(argv: list[str] | None = None) -> dict:
         "clock": "process CPU time",
         "rows": rows,
     }
-    out = args.out or RESULTS / f"throughput_{args.game}.json"
+    out = args.out or results_dir(args.commit) / f"throughput_{args.game}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(f"written to {out}")

@@ -5,7 +5,8 @@ single-table gymnasium envs over the PettingZoo face (same game, same opponents,
 
 Measures learner decisions per second of ``model.learn`` (rollouts and updates: what training costs) and then of
 the rollouts alone (the policy acting, no updates), and writes
-``benchmarks/results/train_throughput_<game>.json``. :class:`SingleAgentTable` is the baseline: one table of
+``train_throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
+:class:`SingleAgentTable` is the baseline: one table of
 ``envs.<game>_v1.env`` whose other seats are played by the opponent agent one decision at a time, as a
 single-agent gymnasium env with ``action_masks()``.
 """
@@ -17,7 +18,6 @@ import importlib
 import json
 import platform
 import time
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -30,10 +30,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from agents.base import Agent
 from agents.ppo import SymlogFeatures
 from agents.registry import make_agent
+from benchmarks import results_dir
 from envs.registry import env_version, make_game
 from envs.vector import CardVecEnv
-
-RESULTS = Path(__file__).parent / "results"
 
 
 class SingleAgentTable(gym.Env):
@@ -150,12 +149,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (as cardgym train)")
     p.add_argument("--note", default="", help="a note stored with the result (e.g. the machine's load)")
+    p.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
     args = p.parse_args(argv)
     result = run(args.game, args.players, args.opponent, args.tables, args.steps, args.seed, args.threads)
     if args.note:
         result["note"] = args.note
-    RESULTS.mkdir(exist_ok=True)
-    path = RESULTS / f"train_throughput_{args.game}.json"
+    path = results_dir(args.commit) / f"train_throughput_{args.game}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2) + "\n")
     print(f"{args.game}, {args.players} players, {args.tables} tables, opponents {args.opponent}:")
     rows = (("batched vector env", "batched_vector_env"), ("DummyVecEnv (AEC) ", "dummy_vec_env_pettingzoo"))
