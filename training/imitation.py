@@ -51,7 +51,8 @@ def demonstrations(game: BatchedGame, teacher: Agent, seeds: np.ndarray, rng: np
 
 def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int, reward_scale: float,
             tables: int = 1024, epochs: int = 2, batch_size: int = 1024, learning_rate: float = 1e-3,
-            deadline: float | None = None, log: Callable[[str], None] | None = None) -> dict[str, float]:
+            deadline: float | None = None,
+            log: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
     """Fit ``policy`` (a MaskablePPO policy) to ``teacher`` on about ``decisions`` teacher decisions, collected
     ``tables`` games at a time (seeds ``seed * 2**32 + k``, apart from PPO's), each chunk trained ``epochs`` times.
     Stops early at ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's accuracy and losses."""
@@ -87,7 +88,6 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
         n = len(actions)
         stats = {"decisions": done, "accuracy": correct / n, "cross_entropy": ce_sum / n, "value_loss": v_sum / n}
         if log is not None:
-            log(f"imitation: {done:,} teacher decisions, accuracy {stats['accuracy']:.3f}, "
-                f"cross-entropy {stats['cross_entropy']:.3f}, value loss {stats['value_loss']:.3f}")
+            log(done, stats)
     policy.set_training_mode(False)
     return stats

@@ -67,11 +67,8 @@ class TrainingCallback(BaseCallback):
             self.history[int(self.num_timesteps)] = PPOAgent.snapshot(self.game, self.model.policy, deterministic=True)
         else:  # the first point: the policy PPO starts from (imitated or random)
             self.evaluate()
-        if self.cfg.progress:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=self.cfg.total_steps, initial=self.num_timesteps, unit="step", unit_scale=True,
-                            dynamic_ncols=True, desc="train")
+        left = self.cfg.time_budget - self.elapsed() if self.cfg.time_budget else None
+        self.bar = phase_bar(self.cfg, "PPO", self.cfg.total_steps - self.num_timesteps, "step", left)
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
@@ -81,7 +78,7 @@ class TrainingCallback(BaseCallback):
             if "episode" in info:
                 self.returns.append(info["episode"]["r"])
         if self.bar is not None:
-            self.bar.update(self.num_timesteps - self.bar.n)
+            self.bar.steps(self.num_timesteps - self.start_steps)
         if self.num_timesteps >= self.next_eval:
             self.evaluate()
             self.next_eval += self.cfg.eval_every
@@ -95,9 +92,7 @@ class TrainingCallback(BaseCallback):
             mean = float(np.mean(self.returns))
             self.logger.record("train/chips_per_deal", mean)
             if self.bar is not None:
-                budget = f"/{self.cfg.time_budget / 60:.0f}" if self.cfg.time_budget else ""
-                self.bar.set_postfix_str(f"{self.elapsed() / 60:.1f}{budget} min, chips/deal {mean:+.2f}, "
-                                         f"vs heuristic {self.last_advantage()}")
+                self.bar.postfix(f"chips/deal {mean:+.2f}, vs heuristic {self.last_advantage()}")
             self.returns.clear()
 
     def last_advantage(self) -> str:
@@ -146,7 +141,8 @@ class TrainingCallback(BaseCallback):
 
     def _on_training_end(self) -> None:
         if self.bar is not None:
-            self.bar.close()
+            self.bar.close(f"PPO: {self.num_timesteps - self.start_steps:,} learner decisions in "
+                           f"{time.perf_counter() - self.bar.t0:.0f} s")
 
 
 def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, Agent]:
@@ -232,6 +228,53 @@ def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str = 
     return path
 
 
+class PhaseBar:
+    """One progress bar for a phase of training, whose total is what will stop it: the steps (``unit``) to make, or,
+    when a time budget is set, the seconds the phase may take (then the steps made show beside it)."""
+
+    def __init__(self, name: str, steps: int, unit: str, seconds: float | None) -> None:
+        from tqdm import tqdm
+
+        self.t0, self.seconds, self.unit = time.perf_counter(), seconds, unit
+        if seconds is None:
+            self.bar = tqdm(total=steps, unit=unit, unit_scale=True, dynamic_ncols=True, desc=name)
+        else:
+            self.bar = tqdm(total=round(seconds), unit="s", dynamic_ncols=True, desc=f"{name} (time budget)",
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} s{postfix}")
+        self.made, self.note = 0, ""
+
+    def steps(self, made: int) -> None:
+        """``made`` steps so far in this phase."""
+        self.made = made
+        if self.seconds is None:
+            self.bar.update(made - self.bar.n)
+        else:
+            self.bar.update(min(round(time.perf_counter() - self.t0), self.bar.total) - self.bar.n)
+            self.bar.set_postfix_str(f"{made:,} {self.unit}s{', ' + self.note if self.note else ''}", refresh=False)
+
+    def chunk(self, done: int, stats: dict[str, float]) -> None:
+        """An imitation chunk is done (the ``log`` of :func:`training.imitation.imitate`)."""
+        self.steps(done)
+        self.postfix(f"accuracy {stats['accuracy']:.3f}")
+
+    def postfix(self, text: str) -> None:
+        self.note = text
+        self.bar.set_postfix_str(text if self.seconds is None else f"{self.made:,} {self.unit}s, {text}")
+
+    def close(self, line: str) -> None:
+        self.bar.close()
+        print(line, flush=True)
+
+
+def phase_bar(cfg: TrainConfig, name: str, steps: int, unit: str, seconds: float | None) -> PhaseBar | None:
+    """The bar of a phase, or ``None`` without ``cfg.progress``; it says what will end the phase."""
+    if not cfg.progress:
+        return None
+    print(f"{name}: {'at most ' + format(steps, ',') + ' ' + unit + 's' if steps else ''}"
+          + (f" within {seconds / 60:.1f} min" if seconds else ""), flush=True)
+    return PhaseBar(name, steps, unit, seconds)
+
+
 def train(cfg: TrainConfig) -> dict[str, Any]:
     """Run the training of ``cfg``; returns (and writes to ``out/results.json``) the results."""
     if cfg.threads:
@@ -261,9 +304,13 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     imitation = {}
     if cfg.imitate and not cfg.resume:
         deadline = t0 + cfg.time_budget / 2 if cfg.time_budget else None  # at most half the budget
+        bar = phase_bar(cfg, "imitation", cfg.imitate, "decision", None if deadline is None else deadline - t0)
         imitation = imitate(model.policy, game, make_agent(cfg.imitate_teacher, game), cfg.imitate, cfg.seed,
                             cfg.reward_scale, tables=cfg.imitate_tables, epochs=cfg.imitate_epochs, deadline=deadline,
-                            log=print if cfg.progress else None)
+                            log=None if bar is None else bar.chunk)
+        if bar is not None:
+            bar.close(f"imitation: {imitation['decisions']:,} teacher decisions in {time.perf_counter() - t0:.0f} s, "
+                      f"{imitation['accuracy']:.1%} of its actions matched")
     callback = TrainingCallback(cfg, game, env, pool, curve, out, t0)
     model.learn(total_timesteps=cfg.total_steps, callback=callback, reset_num_timesteps=not cfg.resume,
                 tb_log_name="ppo")
@@ -273,6 +320,9 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     agent = PPOAgent(game, model_path)
     n = game.num_players
     t1 = time.perf_counter()
+    if cfg.progress:
+        print(f"closing evaluation: the advantage over the heuristic in every field, {cfg.final_deals:,} duplicate "
+              "deals each …", flush=True)
     closing = FieldEvaluator(game, callback.heuristic, cfg.final_deals, cfg.seed + 2)
     rows, final = [], {}
     for name, field_agent in closing_fields(cfg, game, callback.history).items():
