@@ -223,3 +223,26 @@ def test_cli_eval_baseline_prints_and_saves_the_advantage(tmp_path, capsys) -> N
     # A deterministic agent against itself as the baseline: the same deals played the same way, exactly 0 ± 0.
     main(common + ["--agents", "heuristic", "heuristic", "heuristic", "--baseline", "heuristic"])
     assert "over heuristic in the same seats of the same deals: +0.000 ± 0.000" in capsys.readouterr().out
+
+
+def test_cli_eval_log_records_the_first_deal_group_exactly(tmp_path, capsys) -> None:
+    """``--log`` records the first deal group, one game per seat rotation; with deterministic bots these are the
+    evaluated games: each agent's mean return over the logged games is its result in deal group 0."""
+    from envs.gamelog import read_log, verify
+    from envs.registry import make_game
+    from training.cli import main as cli_main
+    from training.evaluate import evaluate
+
+    log = tmp_path / "eval.jsonl"
+    specs = ["heuristic", "tight", "longsuit", "lowlead"]
+    cli_main(["eval", "--game", "tripoli", "--agents", *specs, "--deals", "40", "--seed", "3", "--no-save",
+              "--log", str(log)])
+    assert "first deal group (4 games" in capsys.readouterr().out
+    games = read_log(log)
+    assert len(games) == 4
+    for g in games:
+        verify(g)
+    game = make_game("tripoli", num_players=4)
+    result = evaluate(game, [make_agent(s, game) for s in specs], deals=40, seed=3)
+    returns = [[g.result["returns"][(i + r) % 4] for i in range(4)] for r, g in enumerate(games)]
+    assert np.allclose(np.mean(returns, axis=0), result.group_returns[0])

@@ -19,7 +19,11 @@ import re
 from contextlib import closing
 from pathlib import Path
 
+import numpy as np
+
 from agents.registry import SPEC_HELP, make_agent
+from envs.aec import CardGymEnv
+from envs.gamelog import GameRecorder
 from envs.registry import GAMES, make_game
 from training.cli_args import (
     CommandError,
@@ -30,7 +34,7 @@ from training.cli_args import (
     positive_int,
     seed_int,
 )
-from training.evaluate import advantage, evaluate
+from training.evaluate import advantage, evaluate, group_seeds
 from training.executors import add_executor_arguments, executor_from_args
 
 
@@ -39,6 +43,28 @@ def file_stem(game: str, num_players: int, agents: list[str], options: dict) -> 
     names = "-".join(re.sub(r"[^A-Za-z0-9.]+", "", Path(a).stem if a.startswith("ppo:") else a) for a in agents)
     opts = "".join(f"_{k}-{v}" for k, v in options.items())
     return re.sub(r"[^A-Za-z0-9._-]+", "", f"eval_{game}_{num_players}p_{names}{opts}")[:150]
+
+
+def log_first_group(game, agents: list, seed: int, path: str) -> None:
+    """``--log``: the first deal group of the evaluation — its deal played once per seat rotation, agent ``i`` at seat
+    ``(i + r) % n`` in rotation ``r`` — recorded one table at a time through the PettingZoo face as JSON Lines. With
+    deterministic agents these are the evaluated games move for move; agents that draw random moves draw their own."""
+    n = game.num_players
+    table_seed = int(group_seeds(seed, 1)[0])
+    env = CardGymEnv(game)
+    env.recorder = GameRecorder(path)
+    rng = np.random.default_rng(seed)
+    try:
+        for r in range(n):
+            env.reset(seed=table_seed)
+            while not bool(env.state_.done[0]):
+                seat = int(env.state_.current_player[0])
+                obs = env.observe(env.possible_agents[seat])["observation"][None, :]
+                mask = env.state_.legal_action_mask[:1].astype(bool)
+                env.step(int(np.asarray(agents[(seat - r) % n].act(obs, mask, rng))[0]))
+    finally:
+        env.close()
+    print(f"the first deal group ({n} games, one per seat rotation) written to {path} (cardgym replay {path})")
 
 
 def run(args: argparse.Namespace) -> None:
@@ -57,6 +83,8 @@ def run(args: argparse.Namespace) -> None:
         outputs = [Path(args.out) / f"{stem}.{kind}" for kind in kinds]
         for path in outputs:
             check_output_file(path, "--out", args.force)
+    if args.log is not None:
+        check_output_file(args.log, "--log", args.force)
     agents = [make_agent(spec, game) for spec in args.agents]
     baseline = None if args.baseline is None else make_agent(args.baseline, game)
     with closing(executor_from_args(args)) as executor:
@@ -75,6 +103,8 @@ def run(args: argparse.Namespace) -> None:
               f"{mean:+.3f} ± {half:.3f} {result.unit} / episode (95% interval, paired over the deal groups)")
         report["baseline"] = {"agent": args.baseline, "mean": float(base.mean[0]), "ci95": float(base.ci95[0]),
                               "advantage": mean, "advantage_ci95": half}
+    if args.log is not None:
+        log_first_group(game, agents, args.seed, args.log)
     if outputs:
         outputs[0].parent.mkdir(parents=True, exist_ok=True)
         outputs[0].write_text(json.dumps(report, indent=2) + "\n")
@@ -99,7 +129,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the deal groups (0 to 2**64 - 1; default 0)")
     p.add_argument("--batch-size", type=positive_int, default=8192, help="tables stepped at once (default 8192)")
     p.add_argument("--out", default="eval_results", help="folder for the JSON and PNG (default eval_results)")
-    p.add_argument("--force", action="store_true", help="overwrite result files of the same name in --out")
+    p.add_argument("--force", action="store_true", help="overwrite result files of the same name in --out (and --log)")
+    p.add_argument("--log", default=None, metavar="FILE",
+                   help="also record the first deal group's games (one per seat rotation) as a game log in FILE")
     p.add_argument("--no-plot", action="store_true", help="write the JSON only")
     p.add_argument("--no-save", action="store_true", help="print the results only, write no files")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
