@@ -40,72 +40,17 @@ import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 import numpy as np
 
 from envs.core.cards import DECK_SIZE, card_str
 from envs.core.game import BatchedGame, BatchState
+from envs.core.obs_spec import PublicField, PublicView
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.logcheck import LOG_FORMAT, LogError, VerifyError, check_game, parse_lines, where
 
 DECK_NOTE = "the whole first deal in dealing order, hidden cards included: no player saw all of it"
-
-FieldKind = Literal["cards", "seat_cards", "values", "seat_values", "seat_onehot", "onehot"]
-
-
-@dataclasses.dataclass(frozen=True)
-class PublicField:
-    """One public (or, with ``private``, viewer-only) field of a game's observation.
-
-    Kinds: ``cards`` — 52 copy counts in card id order (C1); ``seat_cards`` — one such block per relative seat,
-    ``stride`` apart; ``values`` — ``len(names)`` numbers; ``seat_values`` — one number per relative seat, ``stride``
-    apart; ``seat_onehot`` — a one-hot over relative seats (``stride`` apart); ``onehot`` — a one-hot over ``names``.
-    """
-
-    name: str
-    label: str
-    kind: FieldKind
-    offset: int
-    stride: int = 1
-    names: tuple[str, ...] = ()
-    private: bool = False
-    """The viewer's own information (their hand): never logged; shown in HTML to that viewer only."""
-    shown: bool = False
-    """Cards a seat showed to everybody: repeated in the deal's summary (the field's value at the deal's end)."""
-    in_hand: bool = False
-    """The field holds cards in the seat's hand now: a card leaves it when it leaves the hand (discarded, laid).
-    The summary of a deal that a step ends *and* deals the next cannot see how the old deal ended (the next deal's
-    observation replaces it); it leaves out the acting seat's cards of such a field, whose hand that step changed."""
-    events: bool = True
-    """Changes become log events (``False`` for fields the step's rewards or action name already tell)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class PublicView:
-    """What a game's observation says publicly (``envs/<game>/events.py`` defines ``VIEW``)."""
-
-    max_seats: int
-    fields: tuple[PublicField, ...]
-    dealer: PublicField
-    """The ``seat_onehot`` field of the dealer."""
-    deal_index: int | None = None
-    """Observation index of the number of the current deal (``None``: one deal per episode)."""
-    title: str = ""
-    """Readable game name."""
-    secret_actions: tuple[str, ...] = ()
-    """Prefixes of action names that other players do not see (e.g. Tripoli's ``select``: the poker hand is chosen
-    in secret, T12). The log keeps the action (it must replay) and marks it ``"secret": true``."""
-
-    def is_secret(self, action_name: str) -> bool:
-        return action_name.startswith(self.secret_actions)
-
-    def public_action_name(self, action_name: str) -> str:
-        """The name as the other players may see it (``"select (hidden)"`` for a secret choice)."""
-        if not self.is_secret(action_name):
-            return action_name
-        return next(p for p in self.secret_actions if action_name.startswith(p)).rstrip() + " (hidden)"
-
 
 def _forced_text(moves: list[dict[str, Any]], indent: str) -> list[str]:
     """C8: one line per forced move, in order ("then player_2 (forced): continue run (9♠)")."""

@@ -29,13 +29,14 @@ class ForcedMove(NamedTuple):
     name: str
 
 
-def ensure(state: BatchState) -> None:
-    """Allocate the report arrays of a freshly built state (no forced move reported yet)."""
+def ensure(state: BatchState, capacity: int = INITIAL_CAPACITY) -> None:
+    """Allocate the report arrays of a freshly built state (no forced move reported yet), ``capacity`` moves per
+    table (a compiled core gives the most one step can make: its kernels write the arrays and cannot grow them)."""
     b = state.batch_size
     if state.forced_count.shape != (b,):
         state.forced_count = np.zeros(b, np.int64)
         for name in FIELDS:
-            setattr(state, name, np.full((b, INITIAL_CAPACITY), -1, np.int64))
+            setattr(state, name, np.full((b, capacity), -1, np.int64))
 
 
 def clear(state: BatchState, idx: np.ndarray) -> None:

@@ -92,6 +92,11 @@ class BatchedGame(ABC, Generic[S]):
     max_players: ClassVar[int]
     """The observation is padded to this many seats so one policy fits every table size."""
     config_class: ClassVar[type]
+    version: ClassVar[int]
+    """Environment version (PettingZoo's ``_vN``): a change of the rules, defaults, observation or action space
+    bumps it; faces, model files and logs record it."""
+    forced_capacity: ClassVar[int] = forced.INITIAL_CAPACITY
+    """The most forced moves (C8) one step can make at one table: the width of the report arrays."""
     deck_size: ClassVar[int] = 52
     """Cards in the deck for a stacked ``init(decks=...)`` (a game whose deck depends on the table size overrides
     :meth:`deck_size_for`)."""
@@ -183,8 +188,21 @@ class BatchedGame(ABC, Generic[S]):
         if dealers is not None:
             dealers = seat_array(dealers, "dealers", b, self.num_players).copy()
         state = self._init(seeds_arr, decks, dealers)
-        forced.ensure(state)
+        forced.ensure(state, self.forced_capacity)
         return state
+
+    def redeal(self, state: S, tables: np.ndarray, seeds: int | np.ndarray | None = None) -> S:
+        """Start a new episode at tables ``tables`` (indices or a boolean mask, as in :meth:`step`), in place, as
+        :meth:`init` with ``seeds`` would deal them (``None``: fresh entropy); the other tables are untouched. A
+        vector env re-deals its finished tables with it (auto-reset)."""
+        idx = table_indices(tables, "tables", state.batch_size)
+        if idx.size:
+            self._redeal(state, idx, normalize_seeds(seeds, idx.size, name="seeds"))
+        return state
+
+    def _redeal(self, state: S, idx: np.ndarray, seeds: np.ndarray) -> None:
+        """Re-deal tables ``idx`` with ``seeds`` in place (a compiled core overrides this with one kernel call)."""
+        state.put(idx, self.init(seeds))
 
     def step(self, state: S, actions: np.ndarray | int, tables: np.ndarray | None = None) -> S:
         """Play one decision at every unfinished table (in place) and return the state.
@@ -230,11 +248,22 @@ class BatchedGame(ABC, Generic[S]):
             self._step(state, idx, acts)
         return state
 
-    def observe(self, state: S, seats: np.ndarray | int) -> np.ndarray:
+    def observe(self, state: S, seats: np.ndarray | int, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, observation_size) float32`` observations of seat ``seats[b]`` at each table (C12: nothing hidden
         from that seat enters it). ``seats``: one seat ``0..num_players-1`` for every table or one per table;
-        anything else raises :class:`~envs.core.checks.ArgumentError`."""
-        return self._observe(state, seat_array(seats, "seats", state.batch_size, self.num_players))
+        anything else raises :class:`~envs.core.checks.ArgumentError`. ``out``: a preallocated C-contiguous
+        ``(B, observation_size) float32`` array to write into (returned), so a loop allocates nothing."""
+        b = state.batch_size
+        seats_arr = seat_array(seats, "seats", b, self.num_players)
+        shape = (b, self.observation_size)
+        if out is None:
+            out = np.empty(shape, np.float32)
+        elif (not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.float32
+              or not out.flags.c_contiguous or not out.flags.writeable):
+            raise ArgumentError(f"out must be a writeable C-contiguous float32 array of shape {shape}, got "
+                                + (f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray) else show(out)))
+        self._observe(state, seats_arr, out)
+        return out
 
     def action_name(self, action: int) -> str:
         """Readable name of an action id ``0..num_actions-1``, e.g. ``"bet 3"``."""
@@ -261,8 +290,8 @@ class BatchedGame(ABC, Generic[S]):
         """Apply the legal ``actions`` at tables ``idx`` in place, forced moves included."""
 
     @abstractmethod
-    def _observe(self, state: S, seats: np.ndarray) -> np.ndarray:
-        """The observations of :meth:`observe`; ``seats`` is already a checked ``(B,) int64`` array of seats."""
+    def _observe(self, state: S, seats: np.ndarray, out: np.ndarray) -> None:
+        """Write the observations of :meth:`observe` into ``out``; ``seats`` is a checked ``(B,) int64`` array."""
 
     @abstractmethod
     def _action_name(self, action: int) -> str:

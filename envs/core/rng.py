@@ -7,13 +7,15 @@ and a deal can be replayed from its seed and index alone. The hash is SplitMix64
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from envs.core.checks import ArgumentError, check_int, int_array
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_SALT = 0x632BE59BD9B4E019
 
 #: Stream ids: each use of randomness draws from its own stream so that changing one never shifts another.
 STREAM_SHUFFLE = 1
@@ -22,23 +24,57 @@ STREAM_EXTRA = 3
 STREAM_BOARD = 4
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
-    x = x.astype(np.uint64, copy=True)
+@numba.vectorize(["uint64(uint64)"], cache=True)
+def seed_key(seed):
+    """The hash of a table seed alone, the start of every chain (a ufunc: numpy arrays, or scalars in kernels)."""
+    x = seed + np.uint64(_GOLDEN)
     x ^= x >> np.uint64(30)
-    x *= _M1
+    x *= np.uint64(_M1)
     x ^= x >> np.uint64(27)
-    x *= _M2
+    x *= np.uint64(_M2)
+    x ^= x >> np.uint64(31)
+    return x
+
+
+@numba.vectorize(["uint64(uint64, uint64)"], cache=True)
+def chain(h, counter):
+    """One link of the chain: the hash of ``h`` with one more counter (a ufunc, usable in compiled kernels)."""
+    x = h ^ (counter * np.uint64(_GOLDEN) + np.uint64(_SALT))
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(_M1)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(_M2)
     x ^= x >> np.uint64(31)
     return x
 
 
 def hash_u64(seeds: np.ndarray, *counters: int | np.ndarray) -> np.ndarray:
     """A 64-bit hash of each seed with the given counters (broadcast together)."""
-    with np.errstate(over="ignore"):
-        h = _mix(np.asarray(seeds, dtype=np.uint64) + _GOLDEN)
-        for c in counters:
-            h = _mix(h ^ (np.asarray(c).astype(np.uint64) * _GOLDEN + np.uint64(0x632BE59BD9B4E019)))
+    h = seed_key(np.asarray(seeds, dtype=np.uint64))
+    for c in counters:
+        h = chain(h, np.asarray(c).astype(np.uint64))
     return h
+
+
+@numba.njit(cache=True)
+def shuffle_into(seed, deal, out):
+    """Kernel: ``out[:]`` = a uniformly shuffled deck of card ids ``0..len(out)-1`` for deal number ``deal`` of the
+    table seeded ``seed`` (the same deck :func:`shuffled_decks` gives)."""
+    n = out.shape[0]
+    base = chain(chain(seed_key(np.uint64(seed)), np.uint64(STREAM_SHUFFLE)), np.uint64(deal))
+    keys = np.empty(n, np.uint64)
+    for i in range(n):
+        keys[i] = chain(base, np.uint64(i))
+    order = np.argsort(keys, kind="mergesort")
+    for i in range(n):
+        out[i] = order[i]
+
+
+@numba.njit(cache=True)
+def uniform_int(seed, stream, counter, high):
+    """Kernel: one integer in ``0..high-1`` from ``stream`` at ``counter`` (as :func:`uniform_ints` draws it)."""
+    h = chain(chain(seed_key(np.uint64(seed)), np.uint64(stream)), np.uint64(counter))
+    return np.int64(h % np.uint64(high))
 
 
 def seeds_from_entropy(n: int) -> np.ndarray:

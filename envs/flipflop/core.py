@@ -115,8 +115,8 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         deals = cfg.max_deals if cfg.until_one_left else min(cfg.num_deals, cfg.max_deals)
         return deals * (cfg.max_turns * (2 + HAND_SIZE) + 1)  # and a 49/50 claim per deal (F7)
 
-    def _observe(self, state: FlipFlopState, seats: np.ndarray) -> np.ndarray:
-        return view.observe(state, seats)
+    def _observe(self, state: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
+        out[:] = view.observe(state, seats)
 
     def _render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool) -> str:
         return view.render(state, table, viewer, unicode)

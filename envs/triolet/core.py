@@ -561,8 +561,8 @@ class TrioletGame(BatchedGame[TrioletState]):
         return forced
 
     # ----- faces -------------------------------------------------------------------------------------------------
-    def _observe(self, state: TrioletState, seats: np.ndarray) -> np.ndarray:
-        return observation.observe(state, seats, self.num_players)
+    def _observe(self, state: TrioletState, seats: np.ndarray, out: np.ndarray) -> None:
+        out[:] = observation.observe(state, seats, self.num_players)
 
     def _action_name(self, action: int) -> str:
         return action_name(action)

@@ -309,8 +309,8 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
         s.legal_action_mask[idx] = m
 
     # ================================================================== views
-    def _observe(self, state: TripoliState, seats: np.ndarray) -> np.ndarray:
-        return obs_mod.observe(self, state, seats)
+    def _observe(self, state: TripoliState, seats: np.ndarray, out: np.ndarray) -> None:
+        out[:] = obs_mod.observe(self, state, seats)
 
     def _render_table(self, state: TripoliState, table: int, viewer: int | None, unicode: bool) -> str:
         return render_mod.render(self, state, table, viewer, unicode)
