@@ -12,6 +12,8 @@ class RandomAgent(AgentBase):
     """Plays a uniformly random legal action at every decision."""
 
     name = "random"
+    version = 2
+    """v2: one uniform number per decision picks among the legal actions (v1 drew one per action id)."""
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return sample_legal(mask, rng)

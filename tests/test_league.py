@@ -181,7 +181,7 @@ def test_league_writes_everything_it_promises(reference) -> None:
     data = json.loads(league_json(out))
     assert data["env_version"] == "tripoli_v1" and data["cardgym_version"] == cardgym_version()
     assert [a["spec"] for a in data["agents"]] == list(FIELD)
-    assert [a["version"] for a in data["agents"]] == [1, 1, "2", None]  # the zoo's versions; a class without one
+    assert [a["version"] for a in data["agents"]] == [2, 1, "2", None]  # the zoo's versions; a class without one
     schedule = data["schedule"]
     assert schedule["deal_groups"] == 10 and schedule["deals"] == 120 and schedule["shards"] == 12
     assert len(schedule["lineups"]) == 4 and len(schedule["deal_seeds"]) == 10

@@ -54,8 +54,8 @@ def _balanced_tables(num_agents: int, n: int, rng: np.random.Generator) -> list[
     length = step * math.ceil(needed / step)
     while True:
         tries = [_swap_improve(_greedy_tables(num_agents, n, length, rng), num_agents, rng) for _ in range(RESTARTS)]
-        best = min(tries, key=lambda t: _pair_spread(t, num_agents))
-        if _pair_spread(best, num_agents)[0] == 0:
+        best = min(tries, key=lambda t: (_repeats(t), _pair_spread(t, num_agents)))
+        if _repeats(best) == 0 and _pair_spread(best, num_agents)[0] == 0:
             return best
         length += step
 
@@ -113,6 +113,11 @@ def _swap_improve(tables: list[tuple[int, ...]], num_agents: int, rng: np.random
                     improved = True
                     break
     return [tuple(sorted(t)) for t in sets]
+
+
+def _repeats(tables: list[tuple[int, ...]]) -> int:
+    """Lineups that repeat an earlier one (a schedule must not seat the same agents together twice)."""
+    return len(tables) - len(set(tables))
 
 
 def _pair_spread(tables: list[tuple[int, ...]], num_agents: int) -> tuple[int, int, int]:

@@ -13,6 +13,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
+import numba
 import numpy as np
 
 from envs.core import forced
@@ -323,7 +324,27 @@ class BatchedGame(ABC, Generic[S]):
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of a ``(B, A)`` mask (rows with no legal action give 0)."""
-    scores = rng.random(mask.shape, dtype=np.float32)
-    scores[~mask.astype(bool)] = -1.0
-    return scores.argmax(axis=1)
+    """One uniformly random legal action per row of a ``(B, A)`` mask (rows with no legal action give 0): one
+    uniform number per row from ``rng``, the legal action it falls on picked in compiled code."""
+    mask = np.asarray(mask)
+    out = np.empty(mask.shape[0], np.int64)
+    _pick_legal(mask.view(np.uint8) if mask.dtype == np.bool_ else mask.astype(np.uint8), rng.random(mask.shape[0]),
+                out)
+    return out
+
+
+@numba.njit(cache=True)
+def _pick_legal(mask, uniform, out):
+    for t in range(mask.shape[0]):
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[t, a] != 0
+        out[t] = 0
+        if count:
+            k = min(int(uniform[t] * count), count - 1)
+            for a in range(mask.shape[1]):
+                if mask[t, a] != 0:
+                    if k == 0:
+                        out[t] = a
+                        break
+                    k -= 1
