@@ -5,7 +5,8 @@ Every anchor function takes ``(seconds, seed)``, plays whole games until ``secon
 games per second)``. A decision is one action chosen by a player; chance events (deals) are not decisions but their
 time counts. Each decision also produces what a learning agent needs to act: the acting player's observation and
 its legal actions (PettingZoo: ``last()``; OpenSpiel: ``observation_tensor`` or, where a game has none,
-``information_state_tensor``, and ``legal_actions``; RLCard: the state ``step`` returns). Resets are timed.
+``information_state_tensor``, and ``legal_actions``; RLCard: the state ``step`` returns). Resets are timed;
+PettingZoo's ``reset`` is seeded once and unseeded afterwards, as in a user's loop.
 
 The libraries are imported inside the functions, so this module imports without them; :data:`ANCHORS` names the
 modules each anchor needs, so that a missing one is reported rather than run.
@@ -38,9 +39,11 @@ class Anchor:
 def _pettingzoo_rate(module: str, seconds: float, seed: int) -> tuple[float, float]:
     env = importlib.import_module(f"pettingzoo.classic.{module}").env()
     rng = random.Random(seed)
+    env.reset(seed=seed)  # seeded once; a user's loop then resets unseeded (as cardgym's AEC row does)
     decisions, games, t0 = 0, 0, time.process_time()
     while time.process_time() - t0 < seconds:
-        env.reset(seed=seed + games)
+        if games:
+            env.reset()
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))

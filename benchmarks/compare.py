@@ -13,15 +13,16 @@ shared), and all sides use the same clock.
 What is counted, so that the sides compare:
 
 - A *decision* is one action chosen by a player (cardgym resolves forced moves inside ``step``; chance events of
-  the anchors are not decisions). Every anchor decision also yields the acting player's observation and legal
-  actions, so the cardgym core figure is ``step`` (legal masks included) plus ``observe`` of the acting seat for
-  every table: ``1 / (1/step rate + 1/observe rate)``. ``step only`` is the figure of ``benchmarks.throughput``.
-- Core rows re-deal finished tables outside the timed region (as ``core_rate`` does); the PettingZoo-face row and
-  every anchor time their resets.
+  the anchors are not decisions). Every decision on both sides also yields the acting player's observation and
+  legal actions and includes drawing the random legal action: the cardgym core rows time the whole loop of
+  :func:`benchmarks.throughput.core_rate` (observe + ``sample_legal`` + step + re-deal of finished tables);
+  ``step only`` is the share of that loop spent in ``step``, a secondary column.
+- Resets are timed on every row: the core rows re-deal inside the clock; the PettingZoo rows (cardgym's face and
+  the PettingZoo anchors alike) seed their first ``reset`` and reset unseeded afterwards, as a user's loop does
+  (a seeded PettingZoo reset builds a new generator: about three times the cost).
 - Games per second: anchors count whole games; for cardgym it is the decision rate divided by the mean decisions
-  per game under random play (measured here on :data:`SAMPLE_TABLES` tables). The PettingZoo face of cardgym
-  counts every ``step`` (``aec_rate``), including the one ``None`` step per agent at the end of a game, so its
-  decision rate is ``steps/s × d / (d + players)`` and its game rate ``steps/s / (d + players)``.
+  per game under random play (measured here on :data:`SAMPLE_TABLES` tables); the PettingZoo face of cardgym
+  counts its games' decisions directly (the ``None`` steps of finished agents are not decisions).
 
 It prints a table of rates, a table of ratios (each cardgym decision rate divided by each anchor's) and a memory
 table, and writes the JSON file and a plot (the JSON path with ``.png``).
@@ -64,12 +65,13 @@ def _measure_here(spec: dict[str, Any], seconds: float) -> dict[str, Any]:
         from benchmarks.throughput import core_rate
         from envs.registry import make_game
 
-        step, observe = core_rate(make_game(spec["game"], num_players=PLAYERS), spec["batch"], seconds)
-        out = {"step_per_s": step, "observe_per_s": observe, "decisions_per_s": 1 / (1 / step + 1 / observe)}
+        loop, step = core_rate(make_game(spec["game"], num_players=PLAYERS), spec["batch"], seconds)
+        out = {"decisions_per_s": loop, "step_per_s": step}
     elif spec["kind"] == "aec":
         from benchmarks.throughput import aec_rate
 
-        out = {"steps_per_s": aec_rate(spec["game"], PLAYERS, seconds)}
+        decisions, steps = aec_rate(spec["game"], PLAYERS, seconds)
+        out = {"decisions_per_s": decisions, "steps_per_s": steps}
     else:
         try:
             decisions, games = ANCHORS[spec["anchor"]].measure(seconds, 0)
@@ -181,13 +183,8 @@ def plan(batches: list[int]) -> list[dict[str, Any]]:
 
 
 def _finish_cardgym(row: dict[str, Any], per_game: float) -> None:
-    """Fill in decisions/s and games/s of a cardgym row from its raw rates."""
-    if row["kind"] == "aec":
-        steps_per_game = per_game + PLAYERS
-        row["decisions_per_s"] = row["steps_per_s"] * per_game / steps_per_game
-        row["games_per_s"] = row["steps_per_s"] / steps_per_game
-    else:
-        row["games_per_s"] = row["decisions_per_s"] / per_game
+    """Fill in games/s of a cardgym row from its decision rate."""
+    row["games_per_s"] = row["decisions_per_s"] / per_game
 
 
 def ratios(rows: list[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
@@ -260,7 +257,7 @@ def report(result: dict[str, Any]) -> str:
             f"{row['peak_rss_bytes'] / 2**20:>9.0f}"
         )
     keys = [r["anchor"] for r in result["rows"] if r["kind"] == "anchor"]
-    lines += ["", "ratio of decisions/s, cardgym / anchor (step + observation on both sides)",
+    lines += ["", "ratio of decisions/s, cardgym / anchor (observation, random legal action, step, resets: both sides)",
               f"{'cardgym':<22}" + "".join(f"{k:>11}" for k in keys)]
     for name, row in result["ratios"].items():
         lines.append(f"{name:<22}" + "".join(f"{_ratio(row[k]):>11}" for k in keys))

@@ -1,13 +1,16 @@
-"""Decisions per second of a game core with random legal actions, and steps per second of its AEC face.
+"""Decisions per second of a game core in the loop a user runs, and of its PettingZoo face.
 
     python -m benchmarks.throughput --game tripoli [--players 4] [--seconds 3] [--batches 1 64 1024 8192]
 
-Core rows time ``step`` alone (legal masks are part of every step) with finished tables re-dealt outside the timed
-region; a separate column times ``observe`` for every table. The AEC row plays whole games through ``env()``
-(``last()`` with its observation, then ``step``). Times are CPU seconds of this process (``time.process_time``):
-on an idle core they equal wall-clock seconds, and they stay meaningful while other work shares the machine.
-Results are printed as a table and written to ``throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``:
-``benchmarks/results/``).
+Core rows time the whole loop of a batched rollout: ``observe`` of the acting seat into a preallocated buffer, a
+random legal action per table (``sample_legal``), ``step``, and the re-deal of finished tables (``redeal``, with new
+seeds): every decision of the figure also produced the observation and legal actions an agent acts on. A second
+column, "step only", is the part of that time spent in ``step`` (the headline of earlier versions). The AEC row
+plays whole games through ``env()``: ``reset()`` (seeded once, then unseeded, as a user's loop does), ``last()``
+with its observation and mask, a random legal action, ``step``; it counts decisions (not the ``None`` steps of
+finished agents). Times are CPU seconds of this process (``time.process_time``): on an idle core they equal
+wall-clock seconds, and they stay meaningful while other work shares the machine. Results are printed as a table
+and written to ``throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
 """
 
 from __future__ import annotations
@@ -26,44 +29,50 @@ from envs.registry import GAMES, env_version, make_game
 
 
 def core_rate(game, batch: int, seconds: float, seed: int = 0) -> tuple[float, float]:
-    """(decisions/s of ``step``, observations/s of ``observe``) at one batch size."""
+    """(decisions/s of the whole loop, decisions/s of ``step`` alone within it) at one batch size: each iteration
+    observes the acting seat of every table, draws a random legal action per table, steps, and re-deals the tables
+    that finished, all inside the clock."""
     rng = np.random.default_rng(seed)
     state = game.init(seed, batch_size=batch)
-    decisions, busy, next_seed = 0, 0.0, seed + batch
-    while busy < seconds:
-        done = state.done
-        if done.any():
-            idx = np.flatnonzero(done)
-            state.put(idx, game.init(np.arange(next_seed, next_seed + idx.size, dtype=np.uint64)))
-            next_seed += idx.size
-        actions = sample_legal(state.legal_action_mask, rng)
-        t0 = time.process_time()
-        game.step(state, actions)
-        busy += time.process_time() - t0
-        decisions += batch
-    seats = np.maximum(state.current_player, 0)
-    t0, obs_count = time.process_time(), 0
-    while time.process_time() - t0 < seconds / 3:
-        game.observe(state, seats)
-        obs_count += batch
-    return decisions / busy, obs_count / (time.process_time() - t0)
+    buffer = np.empty((batch, game.observation_size), np.float32)
+    next_seed = seed + batch
+    game.step(state, sample_legal(state.legal_action_mask, rng))  # compile and warm up outside the clock
+    decisions, in_step, t0 = 0, 0.0, time.process_time()
+    while (elapsed := time.process_time() - t0) < seconds:
+        for _ in range(8):
+            game.observe(state, np.maximum(state.current_player, 0), out=buffer)
+            actions = sample_legal(state.legal_action_mask, rng)
+            s0 = time.process_time()
+            game.step(state, actions)
+            in_step += time.process_time() - s0
+            decisions += batch
+            done = state.done
+            if done.any():
+                finished = np.flatnonzero(done)
+                game.redeal(state, finished, np.arange(next_seed, next_seed + finished.size, dtype=np.uint64))
+                next_seed += finished.size
+    return decisions / elapsed, decisions / in_step
 
 
-def aec_rate(game_name: str, players: int, seconds: float, seed: int = 0) -> float:
-    """Steps per second through the PettingZoo face with random legal actions."""
+def aec_rate(game_name: str, players: int, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(decisions/s, steps/s) through the PettingZoo face with random legal actions; ``reset`` is seeded once and
+    unseeded afterwards, and the ``None`` steps of finished agents count as steps, not decisions."""
     import importlib
 
     env = importlib.import_module(f"envs.{env_version(game_name)}").env(num_players=players)
     rng = np.random.default_rng(seed)
-    steps, t0 = 0, time.process_time()
+    env.reset(seed=seed)
+    decisions, steps, t0 = 0, 0, time.process_time()
     while time.process_time() - t0 < seconds:
-        env.reset(seed=seed + steps)
         for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             action = None if term or trunc else int(sample_legal(obs["action_mask"][None], rng)[0])
             env.step(action)
             steps += 1
-    return steps / (time.process_time() - t0)
+            decisions += action is not None
+        env.reset()
+    elapsed = time.process_time() - t0
+    return decisions / elapsed, steps / elapsed
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -80,14 +89,14 @@ def main(argv: list[str] | None = None) -> dict:
     game = make_game(args.game, num_players=args.players)
     rows = []
     print(f"{args.game}, {args.players} players, one process, CPU time, {platform.machine()}")
-    print(f"{'face':<10}{'batch':>8}{'decisions/s':>16}{'observations/s':>18}")
+    print(f"{'face':<10}{'batch':>8}{'decisions/s':>16}{'step only':>14}")
     for batch in args.batches:
-        dps, ops = core_rate(game, batch, args.seconds)
-        rows.append({"face": "core", "batch": batch, "decisions_per_s": dps, "observations_per_s": ops})
-        print(f"{'core':<10}{batch:>8}{dps:>16,.0f}{ops:>18,.0f}")
-    sps = aec_rate(args.game, args.players, args.seconds)
-    rows.append({"face": "aec", "batch": 1, "decisions_per_s": sps, "observations_per_s": None})
-    print(f"{'aec':<10}{1:>8}{sps:>16,.0f}{'(included)':>18}")
+        dps, step_only = core_rate(game, batch, args.seconds)
+        rows.append({"face": "core", "batch": batch, "decisions_per_s": dps, "step_only_per_s": step_only})
+        print(f"{'core':<10}{batch:>8}{dps:>16,.0f}{step_only:>14,.0f}")
+    dps, sps = aec_rate(args.game, args.players, args.seconds)
+    rows.append({"face": "aec", "batch": 1, "decisions_per_s": dps, "steps_per_s": sps})
+    print(f"{'aec':<10}{1:>8}{dps:>16,.0f}{'-':>14}")
     result = {
         "game": args.game,
         "players": args.players,
@@ -95,6 +104,7 @@ def main(argv: list[str] | None = None) -> dict:
         "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
         "numpy": np.__version__,
         "clock": "process CPU time",
+        "loop": "core: observe + sample_legal + step + redeal of finished tables; aec: unseeded reset, last, step",
         "rows": rows,
     }
     out = args.out or results_dir(args.commit) / f"throughput_{args.game}.json"

@@ -59,11 +59,11 @@ def _check_cardgym_rows(result: dict) -> None:
         assert row["status"] == "ok", row
         assert row["decisions_per_s"] > 0 and row["peak_rss_bytes"] > 2**20
         per_game = result["decisions_per_game"][row["game"]]
-        if row["kind"] == "core":  # step + observe is slower than either alone
-            assert row["decisions_per_s"] < min(row["step_per_s"], row["observe_per_s"])
-            assert row["games_per_s"] == pytest.approx(row["decisions_per_s"] / per_game)
-        else:  # the face's steps include one None step per agent at the end of each game
-            assert row["games_per_s"] == pytest.approx(row["steps_per_s"] / (per_game + compare.PLAYERS))
+        assert row["games_per_s"] == pytest.approx(row["decisions_per_s"] / per_game)
+        if row["kind"] == "core":  # the whole loop is slower than its step
+            assert row["decisions_per_s"] < row["step_per_s"]
+        else:  # the face's steps include the None steps of finished agents, which are not decisions
+            assert row["decisions_per_s"] < row["steps_per_s"]
 
 
 def _check_anchor_rows(result: dict) -> None:
