@@ -307,13 +307,20 @@ class BatchedGame(ABC, Generic[S]):
         out = []
         for k in range(int(state.forced_count[table])):
             action, card = int(state.forced_action[table, k]), int(state.forced_card[table, k])
-            name = self._action_name(action) + (f" ({card_str(card, unicode=True)})" if card >= 0 else "")
+            name = self._names()[action] + (f" ({card_str(card, unicode=True)})" if card >= 0 else "")
             out.append(forced.ForcedMove(int(state.forced_seat[table, k]), action, name))
         return out
 
     def action_names(self) -> list[str]:
         """Names of every action id, in order."""
-        return [self._action_name(a) for a in range(self.num_actions)]
+        return list(self._names())
+
+    def _names(self) -> tuple[str, ...]:
+        """The action names, built once per game object."""
+        names = self.__dict__.get("_action_names")
+        if names is None:
+            names = self.__dict__["_action_names"] = tuple(self._action_name(a) for a in range(self.num_actions))
+        return names
 
     def action_id(self, name: str) -> int:
         """Inverse of :meth:`action_name` (exact name match)."""
