@@ -218,36 +218,45 @@ class BatchedGame(ABC, Generic[S]):
         """
         b = state.batch_size
         idx = np.arange(b) if tables is None else table_indices(tables, "tables", b)
-        allowed = f"action ids 0..{self.num_actions - 1}: one int, {idx.size} (one per selected table) or {b}"
-        given = int_array(actions, "actions", allowed)
-        if given.ndim == 0:
-            given = np.full(idx.shape, given, dtype=given.dtype)
-        elif given.shape == (b,) and idx.size != b:
-            given = given[idx]
-        elif given.shape != idx.shape:
-            raise ArgumentError(f"actions must be {allowed}, got shape {given.shape}")
-        in_range = (given >= 0) & (given < self.num_actions)  # before int64: a uint64 above 2**63 must not wrap
-        acts = given.astype(np.int64, copy=False)
-        live = ~(state.terminated[idx] | state.truncated[idx])
-        legal = state.legal_action_mask[idx, np.where(in_range, acts, 0)] & in_range
-        bad = np.flatnonzero(live & ~legal)
-        if bad.size:
-            k = int(bad[0])
-            t = int(idx[k])
-            allowed_now = ", ".join(f"{a} ({self._action_name(a)})" for a in np.flatnonzero(state.legal_action_mask[t]))
-            what = f"{int(acts[k])} ({self._action_name(int(acts[k]))})" if in_range[k] else str(int(given[k]))
+        if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.shape == idx.shape:
+            given = actions  # the common case (a policy's or sample_legal's output), without conversions
+        else:
+            given = self._selected_actions(actions, idx, b)
+        if given.dtype.kind == "u":  # a uint64 above 2**63 must not wrap to a legal id: cap it at an illegal one
+            acts = np.minimum(given, self.num_actions).astype(np.int64)
+        else:
+            acts = given.astype(np.int64, copy=False)
+        live_idx, live_acts, bad = _live_moves(idx, acts, state.legal_action_mask, state.terminated,
+                                               state.truncated, self.num_actions)
+        if bad >= 0:
+            t, act = int(idx[bad]), int(acts[bad])
+            allowed_now = ", ".join(f"{a} ({self._names()[a]})" for a in np.flatnonzero(state.legal_action_mask[t]))
+            what = f"{act} ({self._names()[act]})" if 0 <= act < self.num_actions else str(int(given[bad]))
             raise IllegalActionError(
                 f"{self.name}: action {what} is not legal for seat {int(state.current_player[t])}"
                 + (f" at table {t}" if b > 1 else "")
                 + f"; legal actions: {allowed_now}"
             )
-        state.rewards[idx] = 0.0
+        if tables is None:
+            state.rewards.fill(0.0)
+        else:
+            state.rewards[idx] = 0.0
         forced.clear(state, idx)
-        if not live.all():
-            idx, acts = idx[live], acts[live]
-        if idx.size:
-            self._step(state, idx, acts)
+        if live_idx.size:
+            self._step(state, live_idx, live_acts)
         return state
+
+    def _selected_actions(self, actions: Any, idx: np.ndarray, b: int) -> np.ndarray:
+        """The actions of the selected tables ``idx`` from what :meth:`step` was given (checked)."""
+        allowed = f"action ids 0..{self.num_actions - 1}: one int, {idx.size} (one per selected table) or {b}"
+        given = int_array(actions, "actions", allowed)
+        if given.ndim == 0:
+            return np.full(idx.shape, given, dtype=given.dtype)
+        if given.shape == (b,) and idx.size != b:
+            return given[idx]
+        if given.shape != idx.shape:
+            raise ArgumentError(f"actions must be {allowed}, got shape {given.shape}")
+        return given
 
     def observe(self, state: S, seats: np.ndarray | int, out: np.ndarray | None = None) -> np.ndarray:
         """``(B, observation_size) float32`` observations of seat ``seats[b]`` at each table (C12: nothing hidden
@@ -328,6 +337,26 @@ class BatchedGame(ABC, Generic[S]):
         if name not in names:
             raise ArgumentError(f"{self.name}: no action named {show(name)}")
         return names.index(name)
+
+
+@numba.njit(cache=True)
+def _live_moves(idx, acts, mask, terminated, truncated, num_actions):
+    """(tables of ``idx`` still playing, their actions, -1) when every such action is legal, else (empty, empty,
+    position in ``idx`` of the first illegal one)."""
+    live = np.empty(idx.size, np.int64)
+    live_acts = np.empty(idx.size, np.int64)
+    count = 0
+    for k in range(idx.size):
+        t = idx[k]
+        if terminated[t] or truncated[t]:
+            continue
+        a = acts[k]
+        if a < 0 or a >= num_actions or not mask[t, a]:
+            return live[:0], live_acts[:0], k
+        live[count] = t
+        live_acts[count] = a
+        count += 1
+    return live[:count], live_acts[:count], -1
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
