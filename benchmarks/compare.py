@@ -46,9 +46,10 @@ from typing import Any
 
 from benchmarks import results_dir
 from benchmarks.anchors import ANCHORS
+from envs.registry import GAMES as REGISTRY
 
 ROOT = Path(__file__).parent.parent
-GAMES = ("tripoli", "triolet", "flipflop")
+GAMES = tuple(REGISTRY)
 PLAYERS = 4
 SAMPLE_TABLES = 512
 """Tables played to the end to measure the mean number of decisions per game of each cardgym core."""

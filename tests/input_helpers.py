@@ -12,7 +12,9 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-GAMES = ("tripoli", "triolet", "flipflop")
+from envs.registry import GAMES as REGISTRY
+
+GAMES = tuple(REGISTRY)
 """Every game; each test module runs on all of them."""
 
 
