@@ -49,6 +49,7 @@ from envs.core.game import BatchedGame, BatchState
 from envs.core.obs_spec import PublicField, PublicView
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
 from envs.logcheck import LOG_FORMAT, LogError, VerifyError, check_game, parse_lines, where
+from envs.registry import env_version
 
 DECK_NOTE = "the whole first deal in dealing order, hidden cards included: no player saw all of it"
 
@@ -212,7 +213,8 @@ class GameRecorder:
         n = game.num_players
         dealer = first_dealer(game, seed) if dealer is None else int(dealer)
         self._write({
-            "type": "game", "format": LOG_FORMAT, "game": game.name, "options": dataclasses.asdict(game.config),
+            "type": "game", "format": LOG_FORMAT, "game": game.name, "env_version": env_version(game.name),
+            "options": dataclasses.asdict(game.config),
             "num_players": n, "seed": seed, "dealer": dealer, "stacked": stacked, "deck": deck.tolist(),
             "later_decks": later,
             "deck_cards": [card_str(int(c), True) for c in deck], "deck_note": DECK_NOTE,

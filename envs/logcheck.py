@@ -20,14 +20,15 @@ from typing import Any
 
 from envs.core.config import ConfigError
 from envs.core.game import BatchedGame
-from envs.registry import GAMES, game_class, make_game
+from envs.registry import GAMES, env_version, game_class, make_game
 
-LOG_FORMAT = "cardgym-log/2"
+LOG_FORMAT = "cardgym-log/3"
+"""3: the header names the env version (``env_version``, e.g. ``"tripoli_v1"``) whose rules the game was played by."""
 MAX_SEED = 2**64 - 1
 
 LINE_KEYS: dict[str, tuple[str, ...]] = {
-    "game": ("format", "game", "options", "num_players", "seed", "dealer", "stacked", "deck", "later_decks",
-             "deck_cards", "deck_note", "rewards"),
+    "game": ("format", "game", "env_version", "options", "num_players", "seed", "dealer", "stacked", "deck",
+             "later_decks", "deck_cards", "deck_note", "rewards"),
     "deal": ("deal", "dealer", "events", "forced"),
     "step": ("n", "seat", "action", "name", "secret", "rewards", "events", "forced"),
     "deal_end": ("deal", "returns", "shown", "text"),
@@ -185,6 +186,9 @@ def _check_header(head: _Line) -> BatchedGame:
     name = head.text("game")
     if name not in GAMES:
         raise head.error(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    if head.line["env_version"] != env_version(name):
+        raise head.error(f"the game was played by {head.line['env_version']!r} rules; this cardgym plays "
+                         f"{env_version(name)!r} (its rules, observation or actions differ)")
     options = head._check("options", isinstance(head.line["options"], dict), "an object of rule options")
     cls = game_class(name)
     n = head.integer("num_players", cls.min_players, cls.max_players,
