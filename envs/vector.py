@@ -1,34 +1,55 @@
-"""The batched training face: many tables of one game core as a single-agent SB3 ``VecEnv`` (no subprocesses).
+"""The batched training faces: many tables of one game core, the learner at one seat of each, opponents inside.
 
-``CardVecEnv(game, num_tables, opponents)`` runs ``num_tables`` tables of a :class:`~envs.core.game.BatchedGame` at
-once. At each table one seat is the *learner* (drawn from the table's seed); every other seat is played inside the
-env by an opponent agent (batched ``act``), so the learner sees only its own turns:
+:class:`CardVectorEnv` is a ``gymnasium.vector.VectorEnv`` (usable from a CleanRL-style loop and RLlib's
+single-agent env runner); :class:`CardVecEnv` adapts it to Stable-Baselines3's ``VecEnv`` (sb3-contrib's
+``MaskablePPO``). Neither runs subprocesses: one batched core steps every table at once.
 
-- ``reset()`` / ``step_wait()`` return ``(num_tables, observation_size)`` float32 observations of the learner's
-  seat, every table waiting on the learner's decision; ``action_masks()`` returns the whole ``(num_tables,
-  num_actions)`` legal mask at once (sb3-contrib ``MaskablePPO``).
+``CardVectorEnv(game, num_tables, opponents)`` runs ``num_tables`` tables of a :class:`~envs.core.game.BatchedGame`.
+At each table one seat is the *learner* (drawn from the table's seed); every other seat is played inside the env by
+an opponent agent (batched ``act``), so the learner sees only its own turns:
+
+- Observations are dicts of batched arrays, the PettingZoo classic convention of the AEC face:
+  ``{"observation": (num_tables, observation_size) float32, "action_mask": (num_tables, num_actions) int8}``,
+  each table waiting on its learner's decision (the mask is the learner's legal actions; ``action_masks()`` gives it
+  as bool). The core's observations are unscaled (the PPO policy scales them: :class:`agents.ppo.SymlogFeatures`).
 - The reward of a step is the learner's chip change since its previous decision: its own move, the opponents' moves
   up to its next turn, the end of the deal, and for the first decision of a deal the chips moved while dealing
-  (the ante). An episode's return is therefore exactly the learner's chip change over the game episode.
-- Finished tables are dealt again at once with fresh seeds from a counter: the k-th table dealt after ``reset``
-  gets the seed ``hash(seed, k)`` (:func:`envs.core.rng.hash_u64`; for each ``k`` a one-to-one map of all 64
-  bits of ``seed``, so two env seeds never share a table seed at the same ``k``), as SB3 expects; the last
-  observation is in ``infos[i]["terminal_observation"]`` and the episode's chips and decisions in
-  ``infos[i]["episode"]`` (``{"r", "l", "t"}``, read by SB3's logger). A deal that ends
-  before the learner has a decision teaches nothing: it is dealt again and counted in ``skipped_deals``.
+  (the ante). An episode's return is therefore exactly the learner's chip change over the game episode;
+  ``reward_scale`` multiplies the rewards handed out (the ``episode`` statistics stay in chips).
+- ``terminations`` and ``truncations`` are apart (C13: a step limit of the rules truncates, e.g. Flip Flop's F28).
+- Auto-reset (``metadata["autoreset_mode"]``): ``NEXT_STEP`` by default, Gymnasium's default and what CleanRL-style
+  loops and RLlib's env runners expect: the step that ends a table's episode returns its last observation with
+  ``terminated``/``truncated`` set; the next step ignores that table's action and deals it again (reward 0, both
+  flags false, the new episode's first observation). ``SAME_STEP`` (used by the SB3 adapter) deals again within
+  the ending step and puts the last observation in ``infos["final_obs"]`` (an object array, ``None`` for the other
+  tables) and the episode statistics in ``infos["final_info"]``. Either way ``infos["episode"]`` holds ``r``
+  (chips), ``l`` (learner decisions) and ``t`` (seconds since reset) for the tables whose episode ended, masked by
+  ``infos["_episode"]`` (the layout of Gymnasium's ``RecordEpisodeStatistics``).
+- Table seeds: the k-th table dealt after ``reset(seed=s)`` gets the seed ``hash(s, k)`` (:func:`envs.core.rng.
+  hash_u64`; for each ``k`` a one-to-one map of all 64 bits of ``s``, so two env seeds never share a table seed at
+  the same ``k``); ``reset()`` without a seed continues the counter of the last seed (fresh entropy before any).
+  A deal that ends before the learner has a decision teaches nothing: it is dealt again and counted in
+  ``skipped_deals``.
 - Opponents come from a pool (``set_opponents(agents, weights)``): each opponent seat of a newly dealt table draws
   one agent of the pool with probability proportional to its weight (from the table's seed), so one table can mix,
   e.g., two heuristics and a frozen snapshot of the learner. With ``whole_table=q`` a newly dealt table instead
   seats one drawn agent at every opponent seat with probability ``q`` (a *field* of copies of one agent, as the
   duplicate evaluation's fields are). A pool change applies to tables dealt afterwards.
-- Observations are the core's, unscaled (the PPO policy scales them itself: :class:`agents.ppo.SymlogFeatures`, so
-  a saved model carries its scaling). ``reward_scale`` multiplies the rewards handed to the learner
-  (``infos[..]["episode"]["r"]`` stays in chips).
+
+A CleanRL-style loop::
+
+    env = CardVectorEnv(make_game("tripoli", 4), 256, make_agent("heuristic", game))
+    obs, infos = env.reset(seed=0)
+    for _ in range(1000):
+        logits = policy(obs["observation"])                                   # (256, num_actions)
+        logits[obs["action_mask"] == 0] = -np.inf                             # only legal actions
+        obs, rewards, terminations, truncations, infos = env.step(sample(logits))
 
 Bad arguments (``num_tables`` not a positive int, a seed outside ``0..2**64-1``, opponents without ``act`` or built for
 another game or table size, weights that are not finite non-negative numbers with a positive sum, a
-``reward_scale`` that is not a finite positive number, actions of the wrong shape or type) raise
-:class:`~envs.core.checks.ArgumentError` with one line naming the argument, and change nothing.
+``reward_scale`` that is not a finite positive number, actions of the wrong shape or type, an illegal action)
+raise :class:`~envs.core.checks.ArgumentError` (or :class:`~envs.core.game.IllegalActionError`) with one line
+naming the argument, and change nothing.
 """
 
 from __future__ import annotations
@@ -39,6 +60,8 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
 from agents.base import Agent, check_agent
@@ -58,10 +81,11 @@ MAX_REDEALS = 1000
 """Deals in a row without a learner decision after which the env gives up (a game where the learner never acts)."""
 
 
-class CardVecEnv(VecEnv):
-    """``num_tables`` tables of ``game`` with one learner seat each; see the module docstring."""
+class CardVectorEnv(VectorEnv):
+    """``num_tables`` tables of ``game`` with one learner seat each, as a Gymnasium ``VectorEnv``; see the module
+    docstring. ``autoreset_mode``: ``AutoresetMode.NEXT_STEP`` (default) or ``AutoresetMode.SAME_STEP``."""
 
-    render_mode = None
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(
         self,
@@ -69,24 +93,34 @@ class CardVecEnv(VecEnv):
         num_tables: int,
         opponents: Agent | Sequence[Agent],
         weights: Sequence[float] | None = None,
-        seed: int = 0,
         reward_scale: float = 1.0,
         whole_table: float = 0.0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         if not isinstance(game, BatchedGame):
             raise ArgumentError(f"game must be a game core (envs.registry.make_game), got {show(game)}")
-        num_tables = check_int(num_tables, "num_tables", low=1)
-        reward_scale = check_number(reward_scale, "reward_scale", positive=True)
+        modes = {m.value: m for m in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
+        mode = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+        if mode not in modes:
+            raise ArgumentError(f"autoreset_mode must be AutoresetMode.NEXT_STEP or AutoresetMode.SAME_STEP, got "
+                                f"{show(autoreset_mode)}")
         self.game = game
-        self.reward_scale = reward_scale
-        obs_space = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
-        super().__init__(num_tables, obs_space, spaces.Discrete(game.num_actions))
+        self.num_envs = check_int(num_tables, "num_tables", low=1)
+        self.reward_scale = check_number(reward_scale, "reward_scale", positive=True)
+        self.metadata = {**type(self).metadata, "autoreset_mode": modes[mode]}
+        self.single_observation_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
+        })
+        self.single_action_space = spaces.Discrete(game.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.set_opponents(opponents, weights, whole_table)
-        self.seed(seed)
         self.state: BatchState | None = None
         self.skipped_deals = 0
         self.episodes = 0
-        self._actions: np.ndarray | None = None
+        self._seed: int | None = None
+        self._counter = 0
 
     # ----- opponents -----------------------------------------------------------------------------------------------
     def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None,
@@ -121,99 +155,105 @@ class CardVecEnv(VecEnv):
         self.weights = w / w.sum()
         self._cum_weights = np.cumsum(self.weights)
 
-    # ----- SB3 VecEnv interface ------------------------------------------------------------------------------------
-    def seed(self, seed: int | None = None) -> list[int | None]:
-        """Set the seed of the next :meth:`reset` (an int ``0..2**64-1``; ``None``: fresh entropy); the k-th table
-        dealt after it gets the table seed ``hash(seed, k)`` (k = 0, 1, ...)."""
-        if seed is None:
-            seed = int(np.random.SeedSequence().entropy % 2**64)
-        self._seed = check_int(seed, "seed", 0, U64_MAX, allowed="None or an integer 0..2**64-1")
-        self._seeds = [self._seed] * self.num_envs
-        return [self._seed]
-
-    def reset(self) -> VecEnvObs:
+    # ----- Gymnasium VectorEnv interface ---------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None,
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Deal every table afresh: ``seed`` (an int ``0..2**64-1``) starts the table-seed counter at ``hash(seed,
+        0)``; ``None`` continues the last seed's counter (fresh entropy before any seed). No options are read."""
+        if options:
+            raise ArgumentError(f"options: this env reads no reset options, got {show(options)}")
+        if seed is not None:
+            self._seed = check_int(seed, "seed", 0, U64_MAX, allowed="None or an integer 0..2**64-1")
+            self._counter = 0
+        elif self._seed is None:
+            self._seed = int(np.random.SeedSequence().entropy % 2**64)
         b = self.num_envs
-        self._counter = 0
-        self._rng = np.random.default_rng(self._seed)
+        self._rng = np.random.default_rng([self._seed, self._counter])
         self.state = self.game.init(self._next_seeds(b))
         self.learner = np.zeros(b, np.int64)
         self.seat_agent = np.zeros((b, self.game.num_players), np.int64)
         self.pending = np.zeros(b)  # learner's chips not yet handed out as a reward
         self.ep_return = np.zeros(b)
         self.ep_length = np.zeros(b, np.int64)
+        self.needs_reset = np.zeros(b, bool)  # NEXT_STEP: tables whose episode ended on the last step
         self.skipped_deals = 0
         self.episodes = 0
         self._t0 = time.perf_counter()
         self._begin(np.arange(b))
-        return self._observe()
+        return self._observation(), {}
 
-    def step_async(self, actions: np.ndarray) -> None:
-        allowed = f"{self.num_envs} integer action ids (one per table)"
-        actions = int_array(actions, "actions", allowed)
-        if actions.size != self.num_envs or actions.ndim > 2:
-            raise ArgumentError(f"actions must be {allowed}, got shape {actions.shape}")
-        self._actions = actions.reshape(self.num_envs)
-
-    def step_wait(self) -> VecEnvStepReturn:
-        if self.state is None or self._actions is None:
+    def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
+                                                 dict[str, Any]]:
+        """One learner decision at every table (the tables dealt again under ``NEXT_STEP`` ignore theirs)."""
+        if self.state is None:
             raise RuntimeError("call reset() before step()")
-        s, all_tables = self.state, np.arange(self.num_envs)
-        self.game.step(s, self._actions)  # every table waits on its learner here
-        self._actions = None
-        self.ep_length += 1
-        self.pending += s.rewards[all_tables, self.learner]
-        self._play_opponents(all_tables)
-        rewards = self.pending.copy()
-        self.ep_return += rewards
-        self.pending[:] = 0.0
-        done_idx = np.flatnonzero(s.done)
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        if done_idx.size:
-            final = self.game.observe(s.take(done_idx), self.learner[done_idx])
+        allowed = f"{self.num_envs} integer action ids (one per table)"
+        acts = int_array(actions, "actions", allowed)
+        if acts.size != self.num_envs or acts.ndim > 2:
+            raise ArgumentError(f"actions must be {allowed}, got shape {acts.shape}")
+        acts = acts.reshape(self.num_envs)
+        s, b = self.state, self.num_envs
+        playing = np.flatnonzero(~self.needs_reset)
+        try:
+            self.game.step(s, acts, tables=playing)  # every playing table waits on its learner here
+        except IllegalActionError as e:
+            raise IllegalActionError(f"actions: {e}") from None
+        starting = np.flatnonzero(self.needs_reset)
+        if starting.size:
+            self._deal(starting)
+            self.needs_reset[starting] = False
+        self.ep_length[playing] += 1
+        self.pending[playing] += s.rewards[playing, self.learner[playing]]
+        self._play_opponents(playing)
+        rewards = np.zeros(b)
+        rewards[playing] = self.pending[playing]
+        self.ep_return[playing] += rewards[playing]
+        self.pending[playing] = 0.0
+        ended = playing[s.done[playing]]
+        terminations, truncations = np.zeros(b, bool), np.zeros(b, bool)
+        terminations[ended] = s.terminated[ended]
+        truncations[ended] = s.truncated[ended] & ~s.terminated[ended]
+        infos: dict[str, Any] = {}
+        if ended.size:
+            mask = np.zeros(b, bool)
+            mask[ended] = True
             elapsed = round(time.perf_counter() - self._t0, 6)
-            for j, b in enumerate(done_idx.tolist()):
-                infos[b] = {
-                    "terminal_observation": final[j],
-                    "TimeLimit.truncated": bool(s.truncated[b] and not s.terminated[b]),
-                    "episode": {"r": float(self.ep_return[b]), "l": int(self.ep_length[b]), "t": elapsed},
-                }
-            self.episodes += done_idx.size
-            self._deal(done_idx)
-        dones = np.zeros(self.num_envs, bool)
-        dones[done_idx] = True
-        return self._observe(), (rewards * self.reward_scale).astype(np.float32), dones, infos
+            infos["episode"] = {"r": np.where(mask, self.ep_return, 0.0), "l": np.where(mask, self.ep_length, 0),
+                                "t": np.where(mask, elapsed, 0.0)}
+            infos["_episode"] = mask
+            self.episodes += ended.size
+            if self.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP:
+                final = self._observation(ended)
+                final_obs = np.full(b, None, dtype=object)
+                for j, t in enumerate(ended.tolist()):
+                    final_obs[t] = {key: value[j] for key, value in final.items()}
+                infos["final_obs"], infos["_final_obs"] = final_obs, mask
+                self._deal(ended)
+            else:
+                self.needs_reset[ended] = True
+        return (self._observation(), (rewards * self.reward_scale).astype(np.float32), terminations, truncations,
+                infos)
 
     def action_masks(self) -> np.ndarray:
-        """``(num_tables, num_actions)`` bool: the learner's legal actions at every table."""
-        return self.state.legal_action_mask.copy()
+        """``(num_tables, num_actions)`` bool: the learner's legal actions at every table (every action at a table
+        that ended on the last step and is dealt again on the next: its action is ignored)."""
+        mask = self.state.legal_action_mask.copy()
+        mask[self.needs_reset] = True
+        return mask
 
-    def close(self) -> None:
+    def close_extras(self, **kwargs: Any) -> None:
         self.state = None
 
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None, **method_kwargs) -> list[Any]:
-        indices = list(self._get_indices(indices))
-        if method_name == "action_masks":  # per-table rows of the one batched mask (sb3-contrib get_action_masks)
-            return list(self.state.legal_action_mask[indices])
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in indices]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
-
-    def _get_indices(self, indices: VecEnvIndices) -> Sequence[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
-
     # ----- tables --------------------------------------------------------------------------------------------------
+    def _observation(self, idx: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """The learners' observations and masks at tables ``idx`` (default every table)."""
+        if idx is None:
+            obs = self.game.observe(self.state, self.learner)
+            return {"observation": obs, "action_mask": self.action_masks().astype(np.int8)}
+        sub = self.state.take(idx)
+        return {"observation": self.game.observe(sub, self.learner[idx]),
+                "action_mask": sub.legal_action_mask.astype(np.int8)}
+
     def _next_seeds(self, k: int) -> np.ndarray:
         counters = np.arange(self._counter, self._counter + k, dtype=np.uint64)
         self._counter += k
@@ -221,7 +261,7 @@ class CardVecEnv(VecEnv):
 
     def _deal(self, idx: np.ndarray) -> None:
         """Deal new tables at ``idx`` and play them to the learner's first decision."""
-        self.state.put(idx, self.game.init(self._next_seeds(idx.size)))
+        self.game.redeal(self.state, idx, self._next_seeds(idx.size))
         self._begin(idx)
 
     def _begin(self, idx: np.ndarray) -> None:
@@ -246,7 +286,7 @@ class CardVecEnv(VecEnv):
             if not idx.size:
                 return
             self.skipped_deals += idx.size
-            self.state.put(idx, self.game.init(self._next_seeds(idx.size)))
+            self.game.redeal(self.state, idx, self._next_seeds(idx.size))
         raise RuntimeError(f"{self.game.name}: {MAX_REDEALS} deals in a row ended before the learner's first decision")
 
     def _play_opponents(self, idx: np.ndarray) -> None:
@@ -273,5 +313,112 @@ class CardVecEnv(VecEnv):
             self.pending[live] += s.rewards[live, self.learner[live]]
             idx = live
 
-    def _observe(self) -> np.ndarray:
-        return self.game.observe(self.state, self.learner)
+
+class CardVecEnv(VecEnv):
+    """The SB3 ``VecEnv`` face of :class:`CardVectorEnv` (auto-reset within the step, SB3's convention): flat
+    observations, ``action_masks()`` for sb3-contrib's ``MaskablePPO``, the last observation of an episode in
+    ``infos[i]["terminal_observation"]`` and its chips and decisions in ``infos[i]["episode"]``. ``seed`` (or
+    :meth:`seed`) is the seed of every :meth:`reset`."""
+
+    render_mode = None
+
+    def __init__(
+        self,
+        game: BatchedGame,
+        num_tables: int,
+        opponents: Agent | Sequence[Agent],
+        weights: Sequence[float] | None = None,
+        seed: int = 0,
+        reward_scale: float = 1.0,
+        whole_table: float = 0.0,
+    ) -> None:
+        self.vector = CardVectorEnv(game, num_tables, opponents, weights, reward_scale, whole_table,
+                                    autoreset_mode=AutoresetMode.SAME_STEP)
+        """The Gymnasium vector env this adapter drives."""
+        super().__init__(self.vector.num_envs, self.vector.single_observation_space["observation"],
+                         self.vector.single_action_space)
+        self.seed(seed)
+        self._actions: np.ndarray | None = None
+
+    # what the trainer and tests read of the tables
+    game = property(lambda self: self.vector.game)
+    reward_scale = property(lambda self: self.vector.reward_scale)
+    state = property(lambda self: self.vector.state)
+    learner = property(lambda self: self.vector.learner)
+    seat_agent = property(lambda self: self.vector.seat_agent)
+    opponents = property(lambda self: self.vector.opponents)
+    weights = property(lambda self: self.vector.weights)
+    whole_table = property(lambda self: self.vector.whole_table)
+    skipped_deals = property(lambda self: self.vector.skipped_deals)
+    episodes = property(lambda self: self.vector.episodes)
+
+    def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None,
+                      whole_table: float = 0.0) -> None:
+        """See :meth:`CardVectorEnv.set_opponents`."""
+        self.vector.set_opponents(opponents, weights, whole_table)
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Set the seed of the next :meth:`reset` (an int ``0..2**64-1``; ``None``: fresh entropy); the k-th table
+        dealt after it gets the table seed ``hash(seed, k)`` (k = 0, 1, ...)."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % 2**64)
+        self._seed = check_int(seed, "seed", 0, U64_MAX, allowed="None or an integer 0..2**64-1")
+        self._seeds = [self._seed] * self.num_envs
+        return [self._seed]
+
+    def reset(self) -> VecEnvObs:
+        obs, _ = self.vector.reset(seed=self._seed)
+        return obs["observation"]
+
+    def step_async(self, actions: np.ndarray) -> None:
+        allowed = f"{self.num_envs} integer action ids (one per table)"
+        actions = int_array(actions, "actions", allowed)
+        if actions.size != self.num_envs or actions.ndim > 2:
+            raise ArgumentError(f"actions must be {allowed}, got shape {actions.shape}")
+        self._actions = actions.reshape(self.num_envs)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self.vector.state is None or self._actions is None:
+            raise RuntimeError("call reset() before step()")
+        actions, self._actions = self._actions, None
+        obs, rewards, terminations, truncations, info = self.vector.step(actions)
+        dones = terminations | truncations
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for b in np.flatnonzero(dones).tolist():
+            episode = info["episode"]
+            infos[b] = {
+                "terminal_observation": info["final_obs"][b]["observation"],
+                "TimeLimit.truncated": bool(truncations[b]),
+                "episode": {"r": float(episode["r"][b]), "l": int(episode["l"][b]), "t": float(episode["t"][b])},
+            }
+        return obs["observation"], rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """``(num_tables, num_actions)`` bool: the learner's legal actions at every table."""
+        return self.vector.action_masks()
+
+    def close(self) -> None:
+        self.vector.close()
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None, **method_kwargs) -> list[Any]:
+        indices = list(self._get_indices(indices))
+        if method_name == "action_masks":  # per-table rows of the one batched mask (sb3-contrib get_action_masks)
+            return list(self.vector.state.legal_action_mask[indices])
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in indices]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def _get_indices(self, indices: VecEnvIndices) -> Sequence[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)

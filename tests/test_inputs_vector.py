@@ -31,8 +31,9 @@ def _env(name: str, seed: int = 0, **kwargs: Any) -> CardVecEnv:
 
 def _snapshot(env: CardVecEnv) -> dict[str, Any]:
     arrays = ("learner", "seat_agent", "pending", "ep_return", "ep_length", "weights")
+    tables = env.vector  # the Gymnasium vector env the SB3 face drives
     return {"state": env.state.copy(), "opponents": list(env.opponents), "seed": env._seed,
-            "counter": env._counter, **{k: getattr(env, k).copy() for k in arrays}}
+            "counter": tables._counter, **{k: getattr(tables, k).copy() for k in arrays if hasattr(tables, k)}}
 
 
 def _unchanged(env: CardVecEnv, snap: dict[str, Any]) -> bool:

@@ -54,14 +54,14 @@ def test_episode_return_is_the_learners_chip_change(players):
     env = CardVecEnv(game, 32, [RandomAgent(game), make_agent("heuristic", game)], [1, 3], seed=players,
                      reward_scale=0.5)
     finals: dict[int, list[float]] = {}
-    deal = env._deal
+    deal = env.vector._deal
 
     def spy(idx):  # the core's balance of each finished table's learner, read before the table is dealt again
         for b in idx.tolist():
             finals.setdefault(b, []).append(float(env.state.balance[b, env.learner[b]]))
         deal(idx)
 
-    env._deal = spy
+    env.vector._deal = spy
     env.reset()
     running = np.zeros(32)
     returns: dict[int, list[float]] = {}
