@@ -3,6 +3,7 @@
     cardgym train --game tripoli --players 4 --opponents heuristic --minutes 10 --out runs/tripoli
     cardgym train --opponents heuristic=3,random=1 --selfplay --steps 5000000 --out runs/mix
     cardgym train --resume runs/tripoli/checkpoints/step_1000000.zip --minutes 5 --out runs/tripoli
+    cardgym train --engine rllib --env-runners 4 --minutes 10 --out runs/rllib   # pip install -e ".[rllib]"
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
     """The :class:`TrainConfig` of parsed command-line arguments."""
     return TrainConfig(
         game=args.game,
+        engine=args.engine,
+        env_runners=args.env_runners,
         players=args.players,
         options=parse_options(args.game, args.option or []),
         opponents=args.opponents,
@@ -39,7 +42,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         selfplay_every=args.selfplay_every,
         selfplay_share=args.selfplay_share,
         league=args.league,
-        imitate=args.imitate,
+        imitate=0 if args.engine == "rllib" else args.imitate,
         imitate_teacher=args.imitate_teacher,
         total_steps=args.steps,
         time_budget=args.minutes * 60.0,
@@ -67,6 +70,9 @@ def run(args: argparse.Namespace) -> None:
     if cfg.imitate and not cfg.resume:
         make_agent(cfg.imitate_teacher, game)
     check_output_folder(cfg.out, "--out")
+    if cfg.engine == "rllib":
+        run_rllib(cfg)
+        return
     from training.train import train
 
     result = train(cfg)
@@ -77,10 +83,35 @@ def run(args: argparse.Namespace) -> None:
           f"TensorBoard logs (tb/) in {cfg.out}; closing evaluation {result['closing_seconds']:.0f} s")
 
 
+def run_rllib(cfg: TrainConfig) -> None:
+    """``--engine rllib``: refuse what it does not support, then train on Ray (:mod:`training.rllib_train`)."""
+    for flag, used in (("--selfplay", cfg.selfplay), ("--league", cfg.league), ("--resume", cfg.resume)):
+        if used:
+            raise CommandError(f"{flag} is not supported by --engine rllib (use --engine sb3)")
+    try:
+        import ray.rllib  # noqa: F401
+    except ImportError:
+        raise CommandError('--engine rllib needs RLlib: pip install -e ".[rllib]" (or pip install "ray[rllib]")') \
+            from None
+    from training.rllib_train import train_rllib
+
+    result = train_rllib(cfg, cfg.env_runners)
+    print()
+    print(result["table"])
+    print(f"{result['steps']:,} learner decisions in {result['train_seconds']:.0f} s "
+          f"({result['steps_per_second']:,} /s) on {cfg.env_runners} env runner(s); model {result['model']}; "
+          f"results in {cfg.out}")
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("train", help="train a MaskablePPO agent (opponents, self-play, evaluation, checkpoints)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=sorted(GAMES), default=DEFAULTS.game)
+    p.add_argument("--engine", choices=("sb3", "rllib"), default=DEFAULTS.engine,
+                   help="sb3: MaskablePPO in this process (default); rllib: RLlib's PPO on Ray, a local Ray or the "
+                        "cluster at RAY_ADDRESS (extra cardgym[rllib]; no imitation, self-play or league)")
+    p.add_argument("--env-runners", type=positive_int, default=DEFAULTS.env_runners, metavar="N",
+                   help="with --engine rllib: RLlib env runners, each stepping tables/N tables (default 1)")
     p.add_argument("--players", type=integer, default=DEFAULTS.players, help="table size (default 4)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.add_argument("--opponents", default=DEFAULTS.opponents,

@@ -165,6 +165,24 @@ def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent
     return fields
 
 
+def closing_evaluation(cfg: TrainConfig, game: BatchedGame, agent: Agent, history: dict[int, Agent],
+                       pool_names: list[str], imitated: str | None) -> tuple[list[Any], dict[str, Any], dict[str, str]]:
+    """The closing table: the trained ``agent``'s advantage over the heuristic in every field of
+    :func:`closing_fields` (``cfg.final_deals`` duplicate deals each); returns its rows, each field's full results
+    and a note per field (in the training pool, imitated, an earlier snapshot, or never seen)."""
+    closing = FieldEvaluator(game, make_agent("heuristic", game), cfg.final_deals, cfg.seed + 2)
+    rows, final = [], {}
+    for name, field_agent in closing_fields(cfg, game, history).items():
+        row, final[name] = closing.field(agent, name, field_agent, "ppo")
+        rows.append(row)
+    seen = dict.fromkeys(pool_names, "in the training pool")
+    if imitated:
+        seen.setdefault(imitated, "imitated")
+    notes = {r.field: "earlier snapshot" if r.field.startswith("self@") else seen.get(r.field, "never seen")
+             for r in rows}
+    return rows, final, notes
+
+
 def save_model(model: MaskablePPO, path: Path, game: BatchedGame, cfg: TrainConfig, curve: list) -> Path:
     """Save ``model`` as a model file (:func:`agents.ppo.save_model`) that also records the run's settings and its
     learning curve so far."""
@@ -323,16 +341,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     if cfg.progress:
         print(f"closing evaluation: the advantage over the heuristic in every field, {cfg.final_deals:,} duplicate "
               "deals each …", flush=True)
-    closing = FieldEvaluator(game, callback.heuristic, cfg.final_deals, cfg.seed + 2)
-    rows, final = [], {}
-    for name, field_agent in closing_fields(cfg, game, callback.history).items():
-        row, final[name] = closing.field(agent, name, field_agent, "ppo")
-        rows.append(row)
-    seen = {m.name: "in the training pool" for m in pool.fixed}
-    if imitation:
-        seen.setdefault(cfg.imitate_teacher, "imitated")
-    notes = {r.field: "earlier snapshot" if r.field.startswith("self@") else seen.get(r.field, "never seen")
-             for r in rows}
+    rows, final, notes = closing_evaluation(cfg, game, agent, callback.history, [m.name for m in pool.fixed],
+                                            cfg.imitate_teacher if imitation else None)
     heuristic = next((r for r in rows if r.field == "heuristic"), None)
     results = {
         "config": dataclasses.asdict(cfg),

@@ -12,6 +12,11 @@ class TrainConfig:
 
     game: str = "tripoli"
     """Game name (envs.registry)."""
+    engine: str = "sb3"
+    """``sb3``: MaskablePPO in this process (:mod:`training.train`); ``rllib``: RLlib's PPO on Ray
+    (:mod:`training.rllib_train`)."""
+    env_runners: int = 1
+    """With ``rllib``: RLlib env runners (Ray actors), each stepping ``tables / env_runners`` tables."""
     players: int = 4
     """Table size."""
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
