@@ -4,7 +4,9 @@ single-table gymnasium envs over the PettingZoo face (same game, same opponents,
     python -m benchmarks.train_throughput --game tripoli --players 4 --tables 256 --steps 8192
 
 Measures learner decisions per second of ``model.learn`` (rollouts and updates: what training costs) and then of
-the rollouts alone (the policy acting, no updates), and writes
+the rollouts alone (the policy acting, no updates); with ``--rllib-runners N …`` also RLlib's PPO (``cardgym train
+--engine rllib``: the same tables, policy layers and PPO settings) on a local Ray with N env runners each (Ray's
+start-up and the algorithm's build timed apart), and writes
 ``train_throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
 :class:`SingleAgentTable` is the baseline: one table of
 ``envs.<game>_v1.env`` whose other seats are played by the opponent agent one decision at a time, as a
@@ -116,7 +118,36 @@ def measure(env, steps: int, seed: int) -> dict[str, float]:
             "learn_seconds": learn}
 
 
-def run(game_name: str, players: int, opponent: str, tables: int, steps: int, seed: int, threads: int) -> dict:
+def measure_rllib(game_name: str, players: int, opponent: str, tables: int, steps: int, seed: int,
+                  runners: int) -> dict[str, float]:
+    """Learner decisions per second of RLlib's PPO training iterations (the first one, which warms up, excluded)
+    with the settings of ``cardgym train --engine rllib``, on a local Ray with ``runners`` env runners."""
+    import ray
+
+    from training.rllib_train import rllib_config
+    from training.train_config import TrainConfig
+
+    cfg = TrainConfig(game=game_name, players=players, opponents=opponent, tables=tables, n_steps=32,
+                      batch_size=2048, n_epochs=4, learning_rate=5e-4, seed=seed)
+    t0 = time.perf_counter()
+    ray.init(include_dashboard=False, log_to_driver=False)
+    try:
+        algo = rllib_config(cfg, runners).build_algo()
+        startup = time.perf_counter() - t0
+        done = int(algo.train()["env_runners"]["num_env_steps_sampled_lifetime"])
+        t1, first = time.perf_counter(), done
+        while done - first < steps:
+            done = int(algo.train()["env_runners"]["num_env_steps_sampled_lifetime"])
+        learn = time.perf_counter() - t1
+        algo.stop()
+    finally:
+        ray.shutdown()
+    return {"learn_steps_per_s": (done - first) / learn, "learn_seconds": learn, "startup_seconds": startup,
+            "env_runners": runners}
+
+
+def run(game_name: str, players: int, opponent: str, tables: int, steps: int, seed: int, threads: int,
+        rllib_runners: tuple[int, ...] = ()) -> dict:
     th.set_num_threads(threads)
     game = make_game(game_name, num_players=players)
     batched = CardVecEnv(game, tables, make_agent(opponent, game), seed=seed, reward_scale=0.1)
@@ -136,6 +167,8 @@ def run(game_name: str, players: int, opponent: str, tables: int, steps: int, se
     b, d = result["batched_vector_env"], result["dummy_vec_env_pettingzoo"]
     result["speedup_learn"] = b["learn_steps_per_s"] / d["learn_steps_per_s"]
     result["speedup_rollout"] = b["rollout_steps_per_s"] / d["rollout_steps_per_s"]
+    for runners in rllib_runners:
+        result[f"rllib_{runners}_runners"] = measure_rllib(game_name, players, opponent, tables, steps, seed, runners)
     return result
 
 
@@ -148,10 +181,13 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--steps", type=int, default=8192, help="learner decisions timed (whole rollouts of tables x 32)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (as cardgym train)")
+    p.add_argument("--rllib-runners", type=int, nargs="*", default=[], metavar="N",
+                   help="also time RLlib's PPO (cardgym train --engine rllib) with N env runners, for each N given")
     p.add_argument("--note", default="", help="a note stored with the result (e.g. the machine's load)")
     p.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
     args = p.parse_args(argv)
-    result = run(args.game, args.players, args.opponent, args.tables, args.steps, args.seed, args.threads)
+    result = run(args.game, args.players, args.opponent, args.tables, args.steps, args.seed, args.threads,
+                 tuple(args.rllib_runners))
     if args.note:
         result["note"] = args.note
     path = results_dir(args.commit) / f"train_throughput_{args.game}.json"
@@ -162,6 +198,10 @@ def main(argv: list[str] | None = None) -> None:
     for label, key in rows:
         r = result[key]
         print(f"  {label}: learn {r['learn_steps_per_s']:>8,.0f} steps/s   rollouts {r['rollout_steps_per_s']:>8,.0f}")
+    for runners in args.rllib_runners:
+        r = result[f"rllib_{runners}_runners"]
+        print(f"  RLlib, {runners} env runner(s): learn {r['learn_steps_per_s']:>8,.0f} steps/s   "
+              f"(Ray start-up and build {r['startup_seconds']:.0f} s)")
     print(f"  speed-up: learn x{result['speedup_learn']:.1f}, rollouts x{result['speedup_rollout']:.1f}  -> {path}")
 
 
