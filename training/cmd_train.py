@@ -150,7 +150,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"deals of the closing evaluation in each field (default {DEFAULTS.final_deals:,})")
     p.add_argument("--fields", default=DEFAULTS.fields, metavar="SPECS",
                    help="fields of the closing table: comma-separated agent specs, each played by players-1 copies; "
-                        "zoo: every bot of the game (default zoo)")
+                        "zoo: every bot of the game; heldout: styles no training pool names (agents.heldout) "
+                        "(default zoo,heldout)")
     p.add_argument("--snapshot-fields", type=non_negative_int, default=DEFAULTS.snapshot_fields, metavar="K",
                    help="earlier snapshots of the learner added to the closing table's fields (default 2)")
     p.add_argument("--checkpoint-every", type=positive_int, default=DEFAULTS.checkpoint_every,

@@ -30,6 +30,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.base import Agent
+from agents.heldout import HELD_OUT
 from agents.model_file import METADATA_NAME, ModelFileError, field, where
 from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata
 from agents.ppo import save_model as save_model_file
@@ -146,14 +147,20 @@ class TrainingCallback(BaseCallback):
 
 
 def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, Agent]:
-    """The fields of the closing table: ``cfg.fields`` (``zoo``: every bot of the game's zoo) and up to
+    """The fields of the closing table: ``cfg.fields`` (``zoo``: every bot of the game's zoo; ``heldout``: the
+    styles of :mod:`agents.heldout`, which no training pool names) and up to
     ``cfg.snapshot_fields`` earlier snapshots of the learner, ``self@<steps>``: the policy PPO started from, then
     snapshots evenly spaced in steps up to half-way (the closest evaluated ones)."""
-    names: list[str] = []
+    specs: dict[str, str] = {}
     for item in cfg.fields.split(","):
         item = item.strip()
-        names.extend(bot_names(game.name) if item == "zoo" else [item] if item else [])
-    fields = {name: make_agent(name, game) for name in dict.fromkeys(names)}
+        if item == "zoo":
+            specs.update({name: name for name in bot_names(game.name)})
+        elif item == "heldout":
+            specs.update({f"heldout:{name}": spec for name, spec in HELD_OUT.items()})
+        elif item:
+            specs[item] = item
+    fields = {name: make_agent(spec, game) for name, spec in specs.items()}
     steps = sorted(history)
     if cfg.snapshot_fields and steps:
         last = steps[-1]

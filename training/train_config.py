@@ -82,9 +82,10 @@ class TrainConfig:
     """Deals of each periodic evaluation."""
     final_deals: int = 10_000
     """Deals of the closing evaluation in each field."""
-    fields: str = "zoo"
+    fields: str = "zoo,heldout"
     """Fields of the closing table, comma-separated agent specs, each played by ``players - 1`` copies; ``zoo``
-    stands for every bot of the game's zoo (``cardgym agents``)."""
+    stands for every bot of the game's zoo (``cardgym agents``), ``heldout`` for the styles of
+    :mod:`agents.heldout` that no training pool names."""
     snapshot_fields: int = 2
     """Earlier snapshots of the learner added to the closing table's fields (the policy PPO started from, then
     evenly spaced up to half-way); 0 for none."""

@@ -1,0 +1,47 @@
+"""The held-out styles of agents/heldout.py: legal in every game, different from the bots they are built from, and
+in the closing table's default fields but in no default training pool."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.heldout import HELD_OUT, MixedZoo, NoisyHeuristic
+from agents.registry import make_agent
+from envs.core.game import sample_legal
+from envs.registry import GAMES, make_game
+from training.train import closing_fields
+from training.train_config import TrainConfig
+
+
+def _decisions(name: str, tables: int = 512) -> tuple:
+    """Observations and masks of many real decision points of random play."""
+    game = make_game(name, 4)
+    state, rng = game.init(1, batch_size=tables), np.random.default_rng(1)
+    for _ in range(5):
+        game.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    live = ~state.done
+    obs = game.observe(state, np.maximum(state.current_player, 0))
+    return game, obs[live], state.legal_action_mask[live]
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_held_out_styles_play_legal_actions_unlike_their_sources(name: str) -> None:
+    game, obs, mask = _decisions(name)
+    choice = mask.sum(axis=1) > 1
+    heuristic = make_agent("heuristic", game).act(obs, mask, np.random.default_rng(2))
+    for cls in (NoisyHeuristic, MixedZoo):
+        actions = cls(game).act(obs, mask, np.random.default_rng(2))
+        assert mask[np.arange(len(actions)), actions].all()
+        differs = (actions != heuristic)[choice].mean()
+        assert 0.02 < differs < 0.9, (cls.__name__, differs)
+    noisy = NoisyHeuristic(game).act(obs, mask, np.random.default_rng(3))
+    assert (noisy != heuristic)[choice].mean() < NoisyHeuristic.epsilon  # random moves often agree
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_closing_table_has_held_out_fields_no_pool_names(name: str) -> None:
+    game = make_game(name, 4)
+    fields = closing_fields(TrainConfig(game=name), game, {})
+    assert [f"heldout:{k}" for k in HELD_OUT] == [f for f in fields if f.startswith("heldout:")]
+    assert not any(spec in TrainConfig().opponents for spec in HELD_OUT.values())
