@@ -93,9 +93,6 @@ class BatchedGame(ABC, Generic[S]):
     max_players: ClassVar[int]
     """The observation is padded to this many seats so one policy fits every table size."""
     config_class: ClassVar[type]
-    version: ClassVar[int]
-    """Environment version (PettingZoo's ``_vN``): a change of the rules, defaults, observation or action space
-    bumps it; faces, model files and logs record it."""
     forced_capacity: ClassVar[int] = forced.INITIAL_CAPACITY
     """The most forced moves (C8) one step can make at one table: the width of the report arrays."""
     deck_size: ClassVar[int] = 52
@@ -112,6 +109,15 @@ class BatchedGame(ABC, Generic[S]):
             )
         self.num_players = int(num_players)
         self.config = make_config(self.config_class, options)
+
+    @property
+    def version(self) -> int:
+        """Environment version (PettingZoo's ``_vN``, from :data:`envs.registry.VERSIONS`, the one table of them): a
+        change of the rules, defaults, observation or action space bumps it; faces, model files and logs record
+        it."""
+        from envs.registry import VERSIONS  # the registry imports this module
+
+        return VERSIONS[self.name]
 
     def changed_options(self) -> dict[str, Any]:
         """The rule options whose values differ from the defaults."""
