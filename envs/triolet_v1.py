@@ -31,32 +31,9 @@ id             action
 =============  ===========================================================================================
 
 Observation (``Box(1226,) float32``, seat-relative, padded to 8 seats; L17 — face-down cards and the stock are
-hidden, the viewer's own face-down cards included):
+hidden, the viewer's own face-down cards included), derived from ``envs.triolet.observation.SPEC``:
 
-==============  ======  =========================================================================================
-offset          length  meaning
-==============  ======  =========================================================================================
-0               52      the viewer's own hand (copies per card 0…51)
-52 + 112 i      1       seat block i (the seat i places to the left of the viewer, i = 0 the viewer): present
-53 + 112 i      1       is the player to act
-54 + 112 i      1       is the dealer
-55 + 112 i      1       has said ready
-56 + 112 i      1       cards in hand
-57 + 112 i      3       face-down slots #1–#3 occupied
-60 + 112 i      52      face-up cards
-112 + 112 i     52      cards publicly known to be in that hand (from the pile, a swap; a turned face-down card
-                        that could not be played only with ``show_failed_facedown``)
-948             52      the pile
-1000            13      rank on top of the pile (one-hot; zero when empty)
-1013            1       cards of the top rank lying together on top
-1014            1       cards in the pile
-1015            52      burned cards
-1067            1       cards in the stock
-1068            1       swap phase (1) or play (0)
-1069            1       exchanges the player to act has made this swap turn
-1070 + 52 j     52      one-hot card in the viewer's own face-up slot j = 0…2 (the slots the swaps name)
-==============  ======  =========================================================================================
-
+OBSERVATION_TABLE
 A turn (for ``max_turns``) is one move on the pile — a play or a pick-up, forced or chosen; playing again after a
 burn is a new turn; swap-phase decisions are not turns.
 
@@ -74,6 +51,9 @@ from pettingzoo.utils import wrappers
 
 from envs.aec import CardGymEnv
 from envs.triolet.core import TrioletGame
+from envs.triolet.observation import SPEC
+
+__doc__ = __doc__.replace("OBSERVATION_TABLE\n", SPEC.table() + "\n")
 
 
 def raw_env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> CardGymEnv:

@@ -10,40 +10,10 @@ with the first step's rewards. ``reset(seed, options={"deck": [52 card ids in de
 stacks the first deal.
 
 Observation ``obs["observation"]``: float32, 1,375 numbers, relative to the observing seat ("rel. seat" ``j`` is
-seat ``(me + j) % n``: 0 is me, then clockwise), per-seat blocks padded to 9 seats with zeros.
+seat ``(me + j) % n``: 0 is me, then clockwise), per-seat blocks padded to 9 seats with zeros; the table is
+derived from ``envs.tripoli.observation.SPEC``.
 
-===========  =====  ==================================================================================
-index        size   content
-===========  =====  ==================================================================================
-0–51         52     my hand (card id c = suit*13 + rank, C1)
-52–103       52     my poker selection so far (T12)
-104–155      52     cards I held this deal that went out of my hand unseen (my old hand after a swap or
-                    an auction, T7), not yet played
-156–207      52     cards played in the Michigan stage (T24)
-208–259      52     one-hot of the last card played
-260–311      52     dead cards discarded face up (T7 ``dead_hand="shown"``)
-312–779      9×52   cards shown at the showdown, by rel. seat (T16)
-780–1247     9×52   cards played in the Michigan stage, by rel. seat
-1248–1256    9      chips on the layout: A, K, Q, J, 10 of the pay suit, K-Q, sequence, kitty, pot (T2)
-1257–1265    9      chip balance by rel. seat
-1266–1274    9      chips bet this poker round by rel. seat
-1275–1283    9      folded, by rel. seat
-1284–1292    9      cards in hand, by rel. seat
-1293–1301    9      seat present (1 for the n seats of the table)
-1302–1310    9      out of the deal's last auction (running or over), by rel. seat; cleared each deal
-1311–1319    9      one-hot rel. seat of the dealer
-1320–1328    9      one-hot rel. seat of the player to act (all zero when the episode is over)
-1329–1337    9      one-hot rel. seat of the high bidder of the deal's last auction
-1338–1346    9      one-hot rel. seat of this deal's poker winner (T17)
-1347–1350    4      one-hot pay suit ♣ ♦ ♥ ♠ (T26; drawn each deal in Cosmo, T30)
-1351–1354    4      one-hot suit of the current or last Michigan run
-1355–1363    9      one-hot phase: spare hand, auction, pay-suit auction, name pay suit, poker selection,
-                    betting, Michigan lead, Michigan run, over
-1364–1374    11     high bid of the deal's last auction, highest total bet, raises made, chips I must add
-                    to call, deal number (0-based), deals in the episode, the dealer swapped (0/1), final
-                    round (0/1), chips of the final round being played (T28), final pots still to play,
-                    sequence start (face value, T27; drawn each deal in Cosmo, T30)
-===========  =====  ==================================================================================
+OBSERVATION_TABLE
 
 ``obs["action_mask"]``: int8, 1 for the legal actions of the seat to act (all zeros for the others).
 
@@ -79,6 +49,9 @@ from pettingzoo.utils import wrappers
 
 from envs.aec import CardGymEnv
 from envs.tripoli.core import TripoliGame
+from envs.tripoli.observation import SPEC
+
+__doc__ = __doc__.replace("OBSERVATION_TABLE\n", SPEC.table() + "\n")
 
 
 def raw_env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> CardGymEnv:

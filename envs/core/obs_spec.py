@@ -18,6 +18,7 @@ seat ``j`` places to the viewer's left, ``j = 0`` the viewer), the pieces of one
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from typing import Literal
 
 FieldKind = Literal["cards", "seat_cards", "values", "seat_values", "seat_onehot", "onehot"]
@@ -158,22 +159,38 @@ class ObservationSpec:
         """Distance between relative seats of a per-seat piece (0 for a piece that appears once)."""
         return self._at[name][1]
 
+    def span(self, name: str) -> tuple[int, int]:
+        """(first index, index past the last) of piece ``name``, every entry of its group included; for a piece
+        repeated per seat only when it is alone in its :class:`Seats` group (else its entries are interleaved)."""
+        offset, stride, piece, count = self._at[name]
+        if stride and stride != piece.size:
+            raise ValueError(f"observation piece {name!r} is interleaved with other per-seat pieces: no single span")
+        return offset, offset + piece.size * count
+
     def size_of(self, name: str) -> int:
         """Numbers in piece ``name`` (per seat, for a per-seat piece)."""
         return self._at[name][2].size
 
-    def table(self) -> str:
-        """The index table for a module docstring (reStructuredText), one row per piece."""
+    def table(self, width: int = 116) -> str:
+        """The index table for a module docstring (reStructuredText), one row per piece, meanings wrapped so that
+        lines stay within ``width`` characters. A piece of a :class:`Seats` group has the offset ``o + s j``: entry
+        ``j = 0..count-1`` of its group (a relative seat, or a slot) starts at ``o + s j``."""
         rows = []
-        for name, (offset, stride, piece, seats) in self._at.items():
+        for name, (offset, stride, piece, count) in self._at.items():
             where = f"{offset} + {stride} j" if stride else str(offset)
-            what = f"{piece.meaning} (relative seat j = 0..{seats - 1})" if stride else piece.meaning
-            rows.append((where, str(piece.size), name, what))
-        widths = [max(len(r[k]) for r in rows + [("offset", "length", "name", "meaning")]) for k in range(4)]
-        rule = "  ".join("=" * w for w in widths)
-        line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()  # noqa: E731
-        body = [rule, line(("offset", "length", "name", "meaning")), rule, *map(line, rows), rule]
-        return "\n".join(body) + f"\n\nSize: {self.size} float32.\n"
+            rows.append((where, str(piece.size), name, piece.meaning + (f" (j = 0..{count - 1})" if stride else "")))
+        head = ("offset", "length", "name", "meaning")
+        widths = [max(len(r[k]) for r in [*rows, head]) for k in range(3)]
+        meaning_width = max(30, width - sum(widths) - 6)
+        lines = []
+        for where, size, name, meaning in rows:
+            wrapped = textwrap.wrap(meaning, meaning_width) or [""]
+            lines.append(f"{where:<{widths[0]}}  {size:<{widths[1]}}  {name:<{widths[2]}}  {wrapped[0]}".rstrip())
+            pad = " " * (sum(widths) + 6)
+            lines += [pad + more for more in wrapped[1:]]
+        rule = "  ".join("=" * w for w in [*widths, meaning_width])
+        title = "  ".join(h.ljust(w) for h, w in zip(head, [*widths, meaning_width], strict=True)).rstrip()
+        return "\n".join([rule, title, rule, *lines, rule]) + f"\n\nSize: {self.size} float32.\n"
 
     def field(self, name: str) -> PublicField:
         """Piece ``name`` as a game log reads it (the piece must declare a :class:`Log`)."""
@@ -185,10 +202,16 @@ class ObservationSpec:
                            log.in_hand, log.events)
 
     def public_view(self, title: str, max_seats: int, dealer: str, deal_index: tuple[str, int] | None = None,
-                    secret_actions: tuple[str, ...] = ()) -> PublicView:
+                    secret_actions: tuple[str, ...] = (), order: tuple[str, ...] = ()) -> PublicView:
         """The game log's view: every piece with a :class:`Log` except the ``dealer`` piece, which is the view's
-        dealer field; ``deal_index`` = (piece, index within it) of the current deal's number."""
-        fields = tuple(self.field(n) for n, at in self._at.items() if at[2].log is not None and n != dealer)
+        dealer field, in the order of ``order`` (the pieces it names first; then the others in layout order: a
+        log lists each step's events in this order); ``deal_index`` = (piece, index within it) of the current
+        deal's number."""
+        logged = [n for n, at in self._at.items() if at[2].log is not None and n != dealer]
+        unknown = set(order) - set(logged)
+        if unknown:
+            raise ValueError(f"public_view order names pieces without a log: {sorted(unknown)}")
+        fields = tuple(self.field(n) for n in [*order, *(n for n in logged if n not in order)])
         index = None if deal_index is None else self.offset(deal_index[0]) + deal_index[1]
         return PublicView(max_seats=max_seats, fields=fields, dealer=self.field(dealer), deal_index=index,
                           title=title, secret_actions=secret_actions)

@@ -1,33 +1,10 @@
 """Seat-relative observation of Le triolet (L17): what a seat may know, padded to eight seats.
 
-Index table (``SIZE`` = 1226 float32; "seat block" ``i`` describes the seat ``i`` places to the viewer's left,
-``i = 0`` the viewer; blocks of absent seats are zero; card vectors are copy counts per card identity ``0..51``
-(C1; 0–2 with two decks)):
+Declared once as :data:`SPEC` (:mod:`envs.core.obs_spec`); the index table below, the offsets the code uses and
+the game log's public view (:data:`VIEW`) are derived from it. "Relative seat j" is the seat j places to the
+viewer's left (j = 0 the viewer); pieces of absent seats are zero; card vectors are copy counts per card identity
+0..51 (C1; 0–2 with two decks).
 
-==============  ======  =========================================================================================
-offset          length  meaning
-==============  ======  =========================================================================================
-0               52      the viewer's own hand
-52 + 112 i      1       seat block i: seat present at this table
-53 + 112 i      1       is the player to act
-54 + 112 i      1       is the dealer
-55 + 112 i      1       has said ready (swap phase over for this seat, L4)
-56 + 112 i      1       number of cards in hand
-57 + 112 i      3       face-down slots #1–#3 occupied (the cards themselves are hidden, the viewer's own too)
-60 + 112 i      52      face-up cards
-112 + 112 i     52      cards publicly known to be in that hand (picked up from the pile, taken from the face-up
-                        row in a swap, a turned face-down card that could not be played; minus cards since played)
-948             52      the pile
-1000            13      rank on top of the pile (one-hot over 2 … A; all zero when the pile is empty)
-1013            1       cards of the top rank lying together on top (four burn, L9)
-1014            1       cards in the pile
-1015            52      burned cards (L8, L9)
-1067            1       cards in the stock
-1068            1       swap phase (1) or play (0)
-1069            1       exchanges the player to act has made this swap turn (0–3)
-1070 + 52 j     52      one-hot card in the viewer's own face-up slot j = 0..2 (all zero: empty); the swap actions
-                        name these slots (L4)
-==============  ======  =========================================================================================
 """
 
 from __future__ import annotations
@@ -35,23 +12,60 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import DECK_SIZE, NUM_RANKS
+from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
 from envs.triolet.rules import HAND_SIZE
 
 MAX_SEATS = 8
-OWN_HAND = 0
-SEATS = OWN_HAND + DECK_SIZE
-SEAT_SIZE = 112
-PRESENT, CURRENT, DEALER, READY, HAND_COUNT, FACEDOWN, FACEUP, KNOWN = 0, 1, 2, 3, 4, 5, 8, 60
-PILE = SEATS + MAX_SEATS * SEAT_SIZE
-TOP = PILE + DECK_SIZE
-RUN = TOP + NUM_RANKS
-PILE_COUNT = RUN + 1
-BURNED = PILE_COUNT + 1
-STOCK = BURNED + DECK_SIZE
-SWAP_PHASE = STOCK + 1
-SWAPS = SWAP_PHASE + 1
-OWN_FACEUP_SLOTS = SWAPS + 1
-SIZE = OWN_FACEUP_SLOTS + HAND_SIZE * DECK_SIZE
+SPEC = ObservationSpec(
+    Piece("hand", DECK_SIZE, "the viewer's own hand", log=Log("hand", "cards", private=True)),
+    Seats(
+        MAX_SEATS,
+        Piece("present", 1, "seat present at this table"),
+        Piece("current", 1, "is the player to act"),
+        Piece("dealer", 1, "is the dealer", log=Log("dealer", "seat_onehot")),
+        Piece("ready", 1, "has said ready (swap phase over for this seat, L4)"),
+        Piece("hand_count", 1, "number of cards in hand", log=Log("cards in hand", "seat_values")),
+        Piece("facedown", HAND_SIZE, "face-down slots #1–#3 occupied (the cards are hidden, the viewer's own too)"),
+        Piece("faceup", DECK_SIZE, "face-up cards", log=Log("face-up", "seat_cards")),
+        Piece("known", DECK_SIZE, "cards publicly known to be in that hand (picked up from the pile, taken from the "
+              "face-up row in a swap, a turned face-down card that could not be played with "
+              "``show_failed_facedown``; minus cards since played)", log=Log("known in hand", "seat_cards")),
+    ),
+    Piece("pile", DECK_SIZE, "the pile", log=Log("pile", "cards")),
+    Piece("top", NUM_RANKS, "rank on top of the pile (one-hot over 2 … A; all zero when the pile is empty)"),
+    Piece("run", 1, "cards of the top rank lying together on top (four burn, L9)"),
+    Piece("pile_count", 1, "cards in the pile"),
+    Piece("burned", DECK_SIZE, "burned cards (L8, L9)", log=Log("burned", "cards")),
+    Piece("stock", 1, "cards in the stock", log=Log("stock", "values", names=("cards",))),
+    Piece("swap_phase", 1, "swap phase (1) or play (0)"),
+    Piece("swaps", 1, "exchanges the player to act has made this swap turn (0–3)"),
+    Seats(HAND_SIZE, Piece("own_faceup", DECK_SIZE, "one-hot card in the viewer's own face-up slot j = 0..2 (all "
+                           "zero: empty); the swap actions name these slots (L4)")),
+)
+"""The observation, piece by piece."""
+__doc__ += SPEC.table()
+
+VIEW = SPEC.public_view("Le triolet", MAX_SEATS, dealer="dealer", order=("hand", "faceup", "hand_count"))
+"""Le triolet's public view for game logs and HTML. Face-down cards are hidden from all (L17); their turning shows as
+a card played to the pile or known in a hand."""
+
+OWN_HAND = SPEC.offset("hand")
+SEATS = SPEC.offset("present")
+SEAT_SIZE = SPEC.stride("present")
+PRESENT, CURRENT, DEALER, READY, HAND_COUNT, FACEDOWN, FACEUP, KNOWN = (
+    SPEC.offset(name) - SEATS for name in ("present", "current", "dealer", "ready", "hand_count", "facedown",
+                                           "faceup", "known"))
+"""Offsets inside a seat block."""
+PILE = SPEC.offset("pile")
+TOP = SPEC.offset("top")
+RUN = SPEC.offset("run")
+PILE_COUNT = SPEC.offset("pile_count")
+BURNED = SPEC.offset("burned")
+STOCK = SPEC.offset("stock")
+SWAP_PHASE = SPEC.offset("swap_phase")
+SWAPS = SPEC.offset("swaps")
+OWN_FACEUP_SLOTS = SPEC.offset("own_faceup")
+SIZE = SPEC.size
 
 
 def observe(state, seats: np.ndarray, num_players: int) -> np.ndarray:

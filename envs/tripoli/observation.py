@@ -1,8 +1,12 @@
-"""The Tripoli observation of one seat (C12: only what that seat has seen). Index table in :mod:`envs.tripoli_v1`.
+"""The Tripoli observation of one seat (C12: only what that seat has seen).
 
-Seat-relative: entry ``j`` of a per-seat block is seat ``(viewer + j) % n`` (``j = 0`` is the viewer, then
-clockwise); per-seat blocks are padded to 9 seats with zeros. Blocks are built a few at a time (all card masks in one
-bit expansion, all per-seat numbers in one gather) to keep the number of numpy calls small.
+Declared once as :data:`SPEC` (:mod:`envs.core.obs_spec`); the index table below (also in :mod:`envs.tripoli_v1`),
+the offsets the code uses (:data:`OFFSETS`) and the game log's public view (:data:`VIEW`) are derived from it.
+Seat-relative: entry ``j`` of a per-seat piece is seat ``(viewer + j) % n`` (``j = 0`` is the viewer, then
+clockwise); per-seat pieces are padded to 9 seats with zeros. Card ids are C1's (``suit * 13 + rank``). Pieces are
+filled a few at a time (all card masks in one bit expansion, all per-seat numbers in one gather) to keep the number
+of numpy calls small.
+
 """
 
 from __future__ import annotations
@@ -12,38 +16,79 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from envs.core import cards as C
-from envs.tripoli.state import NUM_PHASES, NUM_SPACES, P_BET, TripoliState
+from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
+from envs.tripoli.state import NUM_PHASES, NUM_SPACES, P_BET, SPACE_NAMES, TripoliState
 
 if TYPE_CHECKING:
     from envs.tripoli.core import TripoliGame
 
 MAX_SEATS = 9
 CARD_BLOCKS = ("hand", "selected", "known_elsewhere", "played", "last_card", "dead_shown")
-"""Blocks of 52 card bits about the viewer and the table."""
+"""Pieces of 52 card bits about the viewer and the table."""
 SEAT_CARD_BLOCKS = ("shown", "played_by")
-"""Blocks of 9 × 52 card bits, one row of 52 per relative seat."""
+"""Pieces of 52 card bits per relative seat."""
 SEAT_NUMBER_BLOCKS = ("balance", "round_bet", "folded", "cards_in_hand", "seat_present", "auction_passed")
-"""Blocks of 9 numbers, one per relative seat."""
+"""Pieces of one number per relative seat."""
 SEAT_ONE_HOT_BLOCKS = ("dealer", "current_player", "high_bidder", "poker_winner")
-"""Blocks of 9: a one-hot of a seat, relative to the viewer (all zeros for none)."""
+"""Pieces of 9: a one-hot of a seat, relative to the viewer (all zeros for none)."""
 SCALARS = ("high_bid", "high_bet", "raises", "to_call", "deal", "num_deals", "swapped", "final_round",
            "final_pot", "final_pots_left", "sequence_start")
-"""Single numbers, in this order."""
+"""The single numbers of the ``scalars`` piece, in this order."""
 
-BLOCKS = (
-    tuple((name, 52) for name in CARD_BLOCKS)
-    + tuple((name, 52 * MAX_SEATS) for name in SEAT_CARD_BLOCKS)
-    + (("layout", NUM_SPACES),)
-    + tuple((name, MAX_SEATS) for name in SEAT_NUMBER_BLOCKS + SEAT_ONE_HOT_BLOCKS)
-    + (("pay_suit", 4), ("run_suit", 4), ("phase", NUM_PHASES), ("scalars", len(SCALARS)))
+
+def _seat_number(name: str, meaning: str, log: Log | None = None) -> Seats:
+    return Seats(MAX_SEATS, Piece(name, 1, meaning, log=log))
+
+
+SPEC = ObservationSpec(
+    Piece("hand", 52, "my hand", log=Log("hand", "cards", private=True)),
+    Piece("selected", 52, "my poker selection so far (T12)", log=Log("poker cards", "cards", private=True)),
+    Piece("known_elsewhere", 52, "cards I held this deal that went out of my hand unseen (my old hand after a swap "
+          "or an auction, T7), not yet played"),
+    Piece("played", 52, "cards played in the Michigan stage (T24)"),
+    Piece("last_card", 52, "one-hot of the last card played"),
+    Piece("dead_shown", 52, "dead cards discarded face up (T7 ``dead_hand='shown'``)"),
+    Seats(MAX_SEATS, Piece("shown", 52, "cards shown at the showdown by relative seat j (T16)",
+                           log=Log("shows", "seat_cards", shown=True))),
+    Seats(MAX_SEATS, Piece("played_by", 52, "cards played in the Michigan stage by relative seat j",
+                           log=Log("plays", "seat_cards"))),
+    Piece("layout", NUM_SPACES, "chips on the layout: A, K, Q, J, 10 of the pay suit, K-Q, sequence, kitty, pot (T2)",
+          log=Log("layout", "values", names=SPACE_NAMES)),
+    _seat_number("balance", "chip balance", Log("chips", "seat_values", events=False)),
+    _seat_number("round_bet", "chips bet this poker round", Log("bets this round", "seat_values")),
+    _seat_number("folded", "folded", Log("folded", "seat_values")),
+    _seat_number("cards_in_hand", "cards in hand", Log("cards in hand", "seat_values", events=False)),
+    _seat_number("seat_present", "seat present (1 for the n seats of the table)"),
+    _seat_number("auction_passed", "out of the deal's last auction (running or over); cleared each deal"),
+    Piece("dealer", MAX_SEATS, "one-hot relative seat of the dealer", log=Log("dealer", "seat_onehot")),
+    Piece("current_player", MAX_SEATS, "one-hot relative seat of the player to act (all zero when the episode is "
+          "over)"),
+    Piece("high_bidder", MAX_SEATS, "one-hot relative seat of the high bidder of the deal's last auction",
+          log=Log("high bidder", "seat_onehot")),
+    Piece("poker_winner", MAX_SEATS, "one-hot relative seat of this deal's poker winner (T17)",
+          log=Log("poker winner", "seat_onehot")),
+    Piece("pay_suit", 4, "one-hot pay suit ♣ ♦ ♥ ♠ (T26; drawn each deal in Cosmo, T30)",
+          log=Log("pay suit", "onehot", names=("♣", "♦", "♥", "♠"))),
+    Piece("run_suit", 4, "one-hot suit of the current or last Michigan run"),
+    Piece("phase", NUM_PHASES, "one-hot phase: spare hand, auction, pay-suit auction, name pay suit, poker "
+          "selection, betting, Michigan lead, Michigan run, over"),
+    Piece("scalars", len(SCALARS), "high bid of the deal's last auction, highest total bet, raises made, chips I "
+          "must add to call, deal number (0-based), deals in the episode, the dealer swapped (0/1), final round "
+          "(0/1), chips of the final round being played (T28), final pots still to play, sequence start (face "
+          "value, T27; drawn each deal in Cosmo, T30)"),
 )
-"""(name, length) of every block, in order."""
-OFFSETS: dict[str, tuple[int, int]] = {}
-_o = 0
-for _name, _len in BLOCKS:
-    OFFSETS[_name] = (_o, _o + _len)
-    _o += _len
-OBSERVATION_SIZE = _o
+"""The observation, piece by piece."""
+__doc__ += SPEC.table()
+
+VIEW = SPEC.public_view(
+    "Tripoli", MAX_SEATS, dealer="dealer", deal_index=("scalars", SCALARS.index("deal")), secret_actions=("select ",),
+    order=("hand", "selected", "pay_suit", "layout", "balance", "cards_in_hand", "round_bet", "folded", "high_bidder",
+           "shown", "poker_winner", "played_by"))
+"""Tripoli's public view for game logs and HTML (the poker selection is secret, T12)."""
+
+OFFSETS: dict[str, tuple[int, int]] = {name: SPEC.span(name) for name in SPEC.names}
+"""(first index, index past the last) of every piece."""
+OBSERVATION_SIZE = SPEC.size
 
 
 def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarray:
