@@ -40,32 +40,11 @@ A lay-off names the card of the run it touches; that card lies in exactly one sp
 the hand is empty, F16).
 
 Observation (float32, 1,654 values; seat-relative: "rel k" is the k-th player to the viewer's left, rel 0 the
-viewer; padded to 7 seats; 52-value card planes in card id order 2♣ … A♠)
+viewer; padded to 7 seats; 52-value card planes in card id order 2♣ … A♠; the table is derived from
+``envs.flipflop.observation.SPEC``)
 ---------------------------------------------------------------------------------------------------------------
 
-===========  ===================================================================================================
-index        content
-===========  ===================================================================================================
-0–51         the viewer's hand
-52–103       the flip card (F5)
-104–155      every card shown face up this deal (flip card, F12 shows, showdowns)
-156–207      cards in the discard pile
-208–259      the top card of the discard pile
-260–311      discard pile order: (position from the bottom + 1) / 52 for each card in the pile, else 0
-312–363      cards in runs on the table
-364–415      cards in sets on the table
-416–467      the card the player to act took from the discard pile this turn (it may not be discarded)
-468–831      7 planes: cards in the spreads laid by rel 0 … rel 6 (F27: every spread and its owner)
-832–1195     7 planes: cards rel 0 … rel 6 took from the discard pile this deal
-1196–1559    7 planes: cards publicly known to be in rel k's hand now (shown, the flip card, taken discards)
-1560–1643    12 fields × 7 seats (rel 0 … 6): present at the table, dealt in this deal, out of the session, all in,
-             dealer, to act, has had a first turn (has shown), cards in hand, money in stakes (0 at the start of a
-             single deal, ``bankroll`` at the start of a session), anted the game pot, anted the flip pot, anted the
-             flop pot
-1644–1653    stock size, game pot, flip pot, flop pot, phase is draw, phase is play, the stock is exhausted
-             (last turn, F21), deals finished in the episode, turns begun in this deal (the current turn's number;
-             F28 cuts the deal after ``max_turns``), phase is a 49/50 claim (F7); money in stakes (F26)
-===========  ===================================================================================================
+OBSERVATION_TABLE
 
 Changes
 -------
@@ -84,6 +63,9 @@ from pettingzoo.utils import wrappers
 
 from envs.aec import CardGymEnv
 from envs.flipflop.core import FlipFlopGame
+from envs.flipflop.observation import SPEC
+
+__doc__ = __doc__.replace("OBSERVATION_TABLE\n", SPEC.table() + "\n")
 
 
 def raw_env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> CardGymEnv:

@@ -15,9 +15,10 @@ A log file holds one or more games; each game is written as these lines (one JSO
   publicly known to be in a hand — a card that left the hand is not listed);
 - ``result`` — the episode's ``returns`` per seat (deal rewards included), ``terminated``/``truncated``, ``steps``.
 
-Public events are derived generically: the public part of the observation of seat 0 (each game's
-``envs/<game>/events.py`` names its fields, :class:`PublicView`) is compared before and after each step, and every
-change becomes an event (cards played, shown, picked up, burned, laid; chips on the layout or in the pots; …).
+Public events are derived generically: the public part of the observation of seat 0 (the ``VIEW`` that each game's
+``envs/<game>/observation.py`` derives from its declared observation, :class:`PublicView`) is compared before and
+after each step, and every change becomes an event (cards played, shown, picked up, burned, laid; chips on the
+layout or in the pots; …).
 Observations never hold hidden cards (C12) and the viewer's private fields are left out, so neither do events.
 
 Later deals of a multi-deal episode are shuffled from the seed (C7), so ``seed`` + ``deck`` + ``dealer`` + the
@@ -60,8 +61,8 @@ def _forced_text(moves: list[dict[str, Any]], indent: str) -> list[str]:
 
 
 def public_view(game_name: str) -> PublicView:
-    """The :class:`PublicView` of a game (``envs/<game>/events.py``)."""
-    return importlib.import_module(f"envs.{game_name}.events").VIEW
+    """The :class:`PublicView` of a game (``VIEW`` of ``envs/<game>/observation.py``, derived from its ``SPEC``)."""
+    return importlib.import_module(f"envs.{game_name}.observation").VIEW
 
 
 # ----- reading fields ------------------------------------------------------------------------------------------------

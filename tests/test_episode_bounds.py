@@ -16,8 +16,8 @@ from envs.core.cards import parse_card
 from envs.core.config import ConfigError
 from envs.core.game import BatchedGame, sample_legal
 from envs.flipflop import FlipFlopGame
+from envs.flipflop import observation as FV
 from envs.flipflop import tables as FT
-from envs.flipflop import view as FV
 from envs.flipflop.state import CUT_OFF, DROP_WON, INSTANT
 from envs.triolet import rules as LR
 from envs.triolet.core import TrioletGame

@@ -167,6 +167,11 @@ class ObservationSpec:
             raise ValueError(f"observation piece {name!r} is interleaved with other per-seat pieces: no single span")
         return offset, offset + piece.size * count
 
+    def count(self, name: str) -> int:
+        """Entries of piece ``name``: the seats (or slots) of its :class:`Seats` group, 1 for a piece that appears
+        once."""
+        return self._at[name][3]
+
     def size_of(self, name: str) -> int:
         """Numbers in piece ``name`` (per seat, for a per-seat piece)."""
         return self._at[name][2].size

@@ -35,8 +35,8 @@ from envs.core.cards import popcount
 from envs.core.forced import report as report_forced
 from envs.core.game import BatchedGame
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
+from envs.flipflop import observation, render
 from envs.flipflop import tables as T
-from envs.flipflop import view
 from envs.flipflop.config import FlipFlopConfig
 from envs.flipflop.state import (
     CAUGHT,
@@ -97,7 +97,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
 
     @property
     def observation_size(self) -> int:
-        return view.OBS_SIZE
+        return observation.OBS_SIZE
 
     def _action_name(self, action: int) -> str:
         return T.ACTION_NAMES[action]
@@ -116,10 +116,10 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         return deals * (cfg.max_turns * (2 + HAND_SIZE) + 1)  # and a 49/50 claim per deal (F7)
 
     def _observe(self, state: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
-        out[:] = view.observe(state, seats)
+        out[:] = observation.observe(state, seats)
 
     def _render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool) -> str:
-        return view.render(state, table, viewer, unicode)
+        return render.render(state, table, viewer, unicode)
 
     # ----- deal ----------------------------------------------------------------------------------------------------
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> FlipFlopState:
