@@ -310,7 +310,7 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
 
     # ================================================================== views
     def _observe(self, state: TripoliState, seats: np.ndarray, out: np.ndarray) -> None:
-        out[:] = obs_mod.observe(self, state, seats)
+        obs_mod.observe(self, state, seats, out)
 
     def _render_table(self, state: TripoliState, table: int, viewer: int | None, unicode: bool) -> str:
         return render_mod.render(self, state, table, viewer, unicode)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numba
 import numpy as np
 
-from envs.core import cards as C
+from envs.core import bits
 from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
 from envs.tripoli.state import NUM_PHASES, NUM_SPACES, P_BET, SPACE_NAMES, TripoliState
 
@@ -91,56 +92,91 @@ OFFSETS: dict[str, tuple[int, int]] = {name: SPEC.span(name) for name in SPEC.na
 OBSERVATION_SIZE = SPEC.size
 
 
-def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray) -> np.ndarray:
-    """``(B, OBSERVATION_SIZE) float32`` observation of seat ``viewer[b]`` at each table (``viewer``: ``(B,)
-    int64``, checked by :meth:`envs.core.game.BatchedGame.observe`)."""
-    n, b = game.num_players, s.batch_size
-    rows = np.arange(b)
-    rel = (viewer[:, None] + np.arange(n)) % n  # seat at relative position j
-    obs = np.zeros((b, OBSERVATION_SIZE), np.float32)
+def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray, out: np.ndarray) -> None:
+    """Write the observation of seat ``viewer[b]`` at each table ``b`` into ``out`` ``(B, OBSERVATION_SIZE)
+    float32`` (``viewer``: ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`): one compiled
+    loop over the tables."""
+    _observe_tables(viewer, out, s.hands, s.selected, s.known, s.played, s.last_card, s.dead_shown, s.shown,
+                    s.played_by, s.layout, s.balance, s.round_bet, s.folded, s.passed, s.dealer, s.current_player,
+                    s.high_bidder, s.poker_winner, s.pay_suit, s.run_suit, s.phase, s.high_bid, s.high_bet, s.raises,
+                    s.deal, int(game.config.num_deals), s.swapped, s.final, s.final_pot, s.final_left, s.seq_rank)
 
-    own = s.hands[rows, viewer]
-    last_bit = np.where(s.last_card >= 0, C.ONE << np.maximum(s.last_card, 0).astype(np.uint64), C.ZERO)
-    card_masks = np.stack(
-        [own, s.selected[rows, viewer], s.known[rows, viewer] & ~own & ~s.played, s.played, last_bit, s.dead_shown],
-        axis=1,
-    )
-    lo = OFFSETS[CARD_BLOCKS[0]][0]
-    obs[:, lo : lo + 52 * len(CARD_BLOCKS)] = C.mask_to_bits(card_masks).reshape(b, -1)
 
-    seat_masks = np.stack([s.shown[rows[:, None], rel], s.played_by[rows[:, None], rel]], axis=1)
-    bits = np.zeros((b, len(SEAT_CARD_BLOCKS), MAX_SEATS, 52), np.uint8)
-    bits[:, :, :n] = C.mask_to_bits(seat_masks)
-    lo = OFFSETS[SEAT_CARD_BLOCKS[0]][0]
-    obs[:, lo : lo + bits[0].size] = bits.reshape(b, -1)
+_AT = {name: SPEC.offset(name) for name in SPEC.names}
+_HAND, _SELECTED, _KNOWN, _PLAYED, _LAST, _DEAD = (_AT[n] for n in CARD_BLOCKS)
+_SHOWN, _PLAYED_BY, _LAYOUT = _AT["shown"], _AT["played_by"], _AT["layout"]
+_BALANCE, _ROUND_BET, _FOLDED, _IN_HAND, _PRESENT, _PASSED = (_AT[n] for n in SEAT_NUMBER_BLOCKS)
+_ONE_HOTS = np.array([_AT[n] for n in SEAT_ONE_HOT_BLOCKS], np.int64)
+_PAY, _RUN, _PHASE, _SCALARS = _AT["pay_suit"], _AT["run_suit"], _AT["phase"], _AT["scalars"]
 
-    lo, hi = OFFSETS["layout"]
-    obs[:, lo:hi] = s.layout
-    lo = OFFSETS[SEAT_NUMBER_BLOCKS[0]][0]
-    per_seat = obs[:, lo : lo + MAX_SEATS * len(SEAT_NUMBER_BLOCKS)].reshape(b, -1, MAX_SEATS)  # a view into obs
-    gather = (rows[:, None], rel)
-    per_seat[:, 0, :n] = s.balance[gather]
-    per_seat[:, 1, :n] = s.round_bet[gather]
-    per_seat[:, 2, :n] = s.folded[gather]
-    per_seat[:, 3, :n] = C.popcount(s.hands[gather])
-    per_seat[:, 4, :n] = 1.0
-    per_seat[:, 5, :n] = s.passed[gather]
 
-    seats = np.stack([s.dealer, s.current_player, s.high_bidder, s.poker_winner], axis=1)
-    lo = OFFSETS[SEAT_ONE_HOT_BLOCKS[0]][0]
-    col = lo + np.arange(len(SEAT_ONE_HOT_BLOCKS)) * MAX_SEATS + (seats - viewer[:, None]) % n
-    r, k = np.nonzero(seats >= 0)
-    obs[r, col[r, k]] = 1.0
+@numba.njit(cache=True)
+def _bits_into(row, at, mask):
+    """``row[at + c] = 1`` for every card ``c`` of ``mask``."""
+    m = np.uint64(mask)
+    while m:
+        c = bits.lowest(m)
+        row[at + c] = 1.0
+        m &= m - np.uint64(1)
 
-    obs[rows, OFFSETS["pay_suit"][0] + s.pay_suit] = 1.0
-    has_run = s.run_suit >= 0
-    obs[rows[has_run], OFFSETS["run_suit"][0] + s.run_suit[has_run]] = 1.0
-    obs[rows, OFFSETS["phase"][0] + s.phase] = 1.0
-    to_call = np.where(s.phase == P_BET, s.high_bet - s.round_bet[rows, viewer], 0)
-    lo, hi = OFFSETS["scalars"]
-    obs[:, lo:hi] = np.stack(
-        [s.high_bid, s.high_bet, s.raises, to_call, s.deal, np.full(b, game.config.num_deals), s.swapped, s.final,
-         s.final_pot, (s.final_left > 0).sum(axis=1), s.seq_rank + 2],
-        axis=1,
-    )
-    return obs
+
+@numba.njit(cache=True)
+def _one_hot_seat(row, at, seat, viewer, n):
+    """The relative seat of ``seat`` as a one-hot at ``row[at:at + 9]`` (nothing for -1)."""
+    if seat >= 0:
+        row[at + (seat - viewer) % n] = 1.0
+
+
+@numba.njit(cache=True)
+def _observe_tables(viewer, out, hands, selected, known, played, last_card, dead_shown, shown, played_by, layout,
+                    balance, round_bet, folded, passed, dealer, current_player, high_bidder, poker_winner, pay_suit,
+                    run_suit, phase, high_bid, high_bet, raises, deal, num_deals, swapped, final, final_pot,
+                    final_left, seq_rank):
+    n = hands.shape[1]
+    for t in range(out.shape[0]):
+        row = out[t]
+        row[:] = 0.0
+        me = viewer[t]
+        own = hands[t, me]
+        _bits_into(row, _HAND, own)
+        _bits_into(row, _SELECTED, selected[t, me])
+        _bits_into(row, _KNOWN, known[t, me] & ~own & ~played[t])
+        _bits_into(row, _PLAYED, played[t])
+        if last_card[t] >= 0:
+            row[_LAST + last_card[t]] = 1.0
+        _bits_into(row, _DEAD, dead_shown[t])
+        for j in range(n):
+            seat = (me + j) % n
+            _bits_into(row, _SHOWN + 52 * j, shown[t, seat])
+            _bits_into(row, _PLAYED_BY + 52 * j, played_by[t, seat])
+            row[_BALANCE + j] = balance[t, seat]
+            row[_ROUND_BET + j] = round_bet[t, seat]
+            row[_FOLDED + j] = folded[t, seat]
+            row[_IN_HAND + j] = bits.popcount(hands[t, seat])
+            row[_PRESENT + j] = 1.0
+            row[_PASSED + j] = passed[t, seat]
+        for k in range(layout.shape[1]):
+            row[_LAYOUT + k] = layout[t, k]
+        _one_hot_seat(row, _ONE_HOTS[0], dealer[t], me, n)
+        _one_hot_seat(row, _ONE_HOTS[1], current_player[t], me, n)
+        _one_hot_seat(row, _ONE_HOTS[2], high_bidder[t], me, n)
+        _one_hot_seat(row, _ONE_HOTS[3], poker_winner[t], me, n)
+        row[_PAY + pay_suit[t]] = 1.0
+        if run_suit[t] >= 0:
+            row[_RUN + run_suit[t]] = 1.0
+        row[_PHASE + phase[t]] = 1.0
+        pots_left = 0
+        for k in range(final_left.shape[1]):
+            pots_left += final_left[t, k] > 0
+        to_call = high_bet[t] - round_bet[t, me] if phase[t] == P_BET else 0
+        row[_SCALARS + 0] = high_bid[t]
+        row[_SCALARS + 1] = high_bet[t]
+        row[_SCALARS + 2] = raises[t]
+        row[_SCALARS + 3] = to_call
+        row[_SCALARS + 4] = deal[t]
+        row[_SCALARS + 5] = num_deals
+        row[_SCALARS + 6] = swapped[t]
+        row[_SCALARS + 7] = final[t]
+        row[_SCALARS + 8] = final_pot[t]
+        row[_SCALARS + 9] = pots_left
+        row[_SCALARS + 10] = seq_rank[t] + 2
