@@ -562,7 +562,7 @@ class TrioletGame(BatchedGame[TrioletState]):
 
     # ----- faces -------------------------------------------------------------------------------------------------
     def _observe(self, state: TrioletState, seats: np.ndarray, out: np.ndarray) -> None:
-        out[:] = observation.observe(state, seats, self.num_players)
+        observation.observe(state, seats, self.num_players, out)
 
     def _action_name(self, action: int) -> str:
         return action_name(action)

@@ -9,8 +9,10 @@ viewer's left (j = 0 the viewer); pieces of absent seats are zero; card vectors 
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
+from envs.core import bits
 from envs.core.cards import DECK_SIZE, NUM_RANKS
 from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
 from envs.triolet.rules import HAND_SIZE
@@ -68,41 +70,61 @@ OWN_FACEUP_SLOTS = SPEC.offset("own_faceup")
 SIZE = SPEC.size
 
 
-def observe(state, seats: np.ndarray, num_players: int) -> np.ndarray:
-    """``(B, SIZE) float32``: the observation of seat ``seats[b]`` at each table ``b`` (C12: nothing hidden);
-    ``seats`` is ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`."""
-    n, b = num_players, state.batch_size
-    rows = np.arange(b)[:, None]
-    abs_seat = (seats[:, None] + np.arange(n)) % n  # (B, n) absolute seat of each relative block
-    out = np.zeros((b, SIZE), dtype=np.float32)
-    out[:, OWN_HAND : OWN_HAND + DECK_SIZE] = state.hand[np.arange(b), seats]
-    blocks = out[:, SEATS : SEATS + n * SEAT_SIZE].reshape(b, n, SEAT_SIZE)
-    blocks[:, :, PRESENT] = 1.0
-    blocks[:, :, CURRENT] = abs_seat == state.current_player[:, None]
-    blocks[:, :, DEALER] = abs_seat == state.dealer[:, None]
-    swap_pos = (state.dealer[:, None] - 1 - abs_seat) % n  # place of each seat in the swap round (L4, L5)
-    blocks[:, :, READY] = (swap_pos < state.ready[:, None]) | (state.phase[:, None] != 0)
-    blocks[:, :, HAND_COUNT] = state.hand[rows, abs_seat].sum(axis=2)
-    blocks[:, :, FACEDOWN : FACEDOWN + 3] = state.facedown[rows, abs_seat] >= 0
-    up = state.faceup[rows, abs_seat].astype(np.int64)  # (B, n, 3)
-    faceup = blocks[:, :, FACEUP : FACEUP + DECK_SIZE]
-    for slot in range(up.shape[2]):
-        r, s = np.nonzero(up[:, :, slot] >= 0)
-        np.add.at(faceup, (r, s, up[r, s, slot]), 1.0)
-    blocks[:, :, KNOWN : KNOWN + DECK_SIZE] = state.known[rows, abs_seat]
-    out[:, PILE : PILE + DECK_SIZE] = state.pile
-    on_pile = np.flatnonzero(state.top >= 0)
-    out[on_pile, TOP + state.top[on_pile]] = 1.0
-    out[:, RUN] = state.run
-    out[:, PILE_COUNT] = state.pile.sum(axis=1)
-    out[:, BURNED : BURNED + DECK_SIZE] = state.burned
-    out[:, STOCK] = state.deck.shape[1] - state.stock_pos
-    out[:, SWAP_PHASE] = state.phase == 0
-    out[:, SWAPS] = state.swaps
-    own_up = state.faceup[np.arange(b), seats].astype(np.int64)  # (B, 3)
-    r, j = np.nonzero(own_up >= 0)
-    out[r, OWN_FACEUP_SLOTS + DECK_SIZE * j + own_up[r, j]] = 1.0
-    return out
+def observe(state, seats: np.ndarray, num_players: int, out: np.ndarray) -> None:
+    """Write the observation of seat ``seats[b]`` at each table ``b`` into ``out`` ``(B, SIZE) float32`` (C12:
+    nothing hidden; ``seats``: ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`): one compiled
+    loop over the tables."""
+    s = state
+    _observe_tables(seats, out, s.hand1, s.hand2, s.known1, s.known2, s.faceup, s.facedown, s.pile1, s.pile2,
+                    s.burned1, s.burned2, s.top, s.run, s.current_player, s.dealer, s.ready, s.phase, s.swaps,
+                    s.stock_pos, s.deck.shape[1])
+
+
+@numba.njit(cache=True)
+def _counts_into(row, at, once, twice):
+    """``row[at + c]`` = copies of card ``c`` in the two-plane multiset (``once``, ``twice``)."""
+    for plane in (np.uint64(once), np.uint64(twice)):
+        m = plane
+        while m:
+            row[at + bits.lowest(m)] += 1.0
+            m &= m - np.uint64(1)
+
+
+@numba.njit(cache=True)
+def _observe_tables(seats, out, hand1, hand2, known1, known2, faceup, facedown, pile1, pile2, burned1, burned2, top,
+                    run, current_player, dealer, ready, phase, swaps, stock_pos, deck_size):
+    n = hand1.shape[1]
+    for t in range(out.shape[0]):
+        row = out[t]
+        row[:] = 0.0
+        me = seats[t]
+        _counts_into(row, OWN_HAND, hand1[t, me], hand2[t, me])
+        for j in range(n):
+            seat = (me + j) % n
+            block = SEATS + SEAT_SIZE * j
+            row[block + PRESENT] = 1.0
+            row[block + CURRENT] = seat == current_player[t]
+            row[block + DEALER] = seat == dealer[t]
+            swap_pos = (dealer[t] - 1 - seat) % n  # place of the seat in the swap round (L4, L5)
+            row[block + READY] = swap_pos < ready[t] or phase[t] != 0
+            row[block + HAND_COUNT] = bits.popcount(hand1[t, seat]) + bits.popcount(hand2[t, seat])
+            for k in range(HAND_SIZE):
+                row[block + FACEDOWN + k] = facedown[t, seat, k] >= 0
+                if faceup[t, seat, k] >= 0:
+                    row[block + FACEUP + faceup[t, seat, k]] += 1.0
+            _counts_into(row, block + KNOWN, known1[t, seat], known2[t, seat])
+        _counts_into(row, PILE, pile1[t], pile2[t])
+        if top[t] >= 0:
+            row[TOP + top[t]] = 1.0
+        row[RUN] = run[t]
+        row[PILE_COUNT] = bits.popcount(pile1[t]) + bits.popcount(pile2[t])
+        _counts_into(row, BURNED, burned1[t], burned2[t])
+        row[STOCK] = deck_size - stock_pos[t]
+        row[SWAP_PHASE] = phase[t] == 0
+        row[SWAPS] = swaps[t]
+        for k in range(HAND_SIZE):
+            if faceup[t, me, k] >= 0:
+                row[OWN_FACEUP_SLOTS + DECK_SIZE * k + faceup[t, me, k]] = 1.0
 
 
 def swap_cards(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
