@@ -116,7 +116,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         return deals * (cfg.max_turns * (2 + HAND_SIZE) + 1)  # and a 49/50 claim per deal (F7)
 
     def _observe(self, state: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
-        out[:] = observation.observe(state, seats)
+        observation.observe(state, seats, out)
 
     def _render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool) -> str:
         return render.render(state, table, viewer, unicode)

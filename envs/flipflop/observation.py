@@ -10,16 +10,15 @@ showed (F12, showdowns), the flip card and cards they took from the discard pile
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from envs.core.cards import popcount
+from envs.core import bits
 from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
 from envs.flipflop import tables as T
 from envs.flipflop.state import CLAIM, DRAW, PLAY, FlipFlopState
 
 MAX_SEATS = 7
-SHIFTS = T.LOW_OF.astype(np.uint64)
-U1 = np.uint64(1)
 SEAT_FIELDS = ("present", "in_deal", "out", "all_in", "dealer", "to_act", "had_turn", "hand_size", "bank",
                "anted_game", "anted_flip", "anted_flop")
 """The per-seat numbers, one piece of 7 each, in this order."""
@@ -92,54 +91,97 @@ TABLE_OFFSET = SPEC.offset("stock")
 OBS_SIZE = SPEC.size
 
 
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """Ace-low masks of any shape → ``shape + (52,)`` float32 planes in C1 card id order."""
-    return ((masks[..., None] >> SHIFTS) & U1).astype(np.float32)
+def observe(s: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
+    """Write the observation of seat ``seats[b]`` at each table ``b`` into ``out`` ``(B, OBS_SIZE) float32``
+    (``seats``: ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`): one compiled loop over the
+    tables."""
+    _observe_tables(seats, out, s.hands, s.flip_card, s.shown, s.pile, s.pile_len, s.runs, s.sets, s.taken,
+                    s.spreads, s.taken_by, s.in_deal, s.out, s.all_in, s.dealer, s.current_player, s.had_turn, s.bank,
+                    s.anted, s.stock_pos, s.pots, s.phase, s.last_turn, s.deal_no, s.turn_no)
 
 
-def observe(s: FlipFlopState, seats: np.ndarray) -> np.ndarray:
-    """``(B, OBS_SIZE)`` float32 observations of seat ``seats[b]`` at each table (``seats``: ``(B,) int64``, checked
-    by :meth:`envs.core.game.BatchedGame.observe`)."""
-    B, n = s.hands.shape
-    rows = np.arange(B)
-    obs = np.zeros((B, OBS_SIZE), dtype=np.float32)
-    cards = obs[:, :CARDS_SIZE].reshape(B, NUM_PLANES, 52)
-    order = (seats[:, None] + np.arange(n)) % n  # absolute seat of each relative seat
-    top = np.where(s.pile_len > 0, T.LOW_BITS[s.pile[rows, np.maximum(s.pile_len - 1, 0)]], 0)
-    i = np.arange(52)
-    in_pile = i < s.pile_len[:, None]
-    pile_mask = np.where(in_pile, T.LOW_BITS[s.pile], np.uint64(0)).sum(axis=1, dtype=np.uint64)
-    known = s.shown | T.LOW_BITS[s.flip_card] | np.bitwise_or.reduce(s.taken_by, axis=1)
-    hands_rel = np.take_along_axis(s.hands, order, axis=1)
-    singles = np.stack([s.hands[rows, seats], T.LOW_BITS[s.flip_card], s.shown, pile_mask, top], axis=1)
-    cards[:, HAND : PILE_TOP + 1] = _bits(singles)
-    order_plane = np.zeros((B, 53), dtype=np.float32)
-    np.put_along_axis(order_plane, np.where(in_pile, T.PUB_OF[s.pile], 52), (i + 1) / 52.0, axis=1)
-    cards[:, PILE_ORDER] = order_plane[:, :52]
-    cards[:, IN_RUN : TAKEN_NOW + 1] = _bits(np.stack([s.runs, s.sets, s.taken], axis=1))
-    cards[:, SPREAD_OF : SPREAD_OF + n] = _bits(np.take_along_axis(s.spreads, order, axis=1))
-    cards[:, TAKEN_BY : TAKEN_BY + n] = _bits(np.take_along_axis(s.taken_by, order, axis=1))
-    cards[:, KNOWN_IN : KNOWN_IN + n] = _bits(hands_rel & known[:, None])
-    seat_vals = np.stack(
-        [
-            np.ones((B, n), dtype=bool),
-            s.in_deal,
-            s.out,
-            s.all_in,
-            np.arange(n) == s.dealer[:, None],
-            np.arange(n) == s.current_player[:, None],
-            s.had_turn,
-            popcount(s.hands),
-            s.bank,
-            *np.moveaxis(s.anted, 2, 0),
-        ],
-        axis=1,
-    ).astype(np.float32)
-    seat_block = obs[:, SEATS_OFFSET:TABLE_OFFSET].reshape(B, len(SEAT_FIELDS), MAX_SEATS)
-    seat_block[:, :, :n] = np.take_along_axis(seat_vals, order[:, None, :], axis=2)
-    obs[:, TABLE_OFFSET:] = np.stack(
-        [52 - s.stock_pos, *s.pots.T, s.phase == DRAW, s.phase == PLAY, s.last_turn, s.deal_no, s.turn_no,
-         s.phase == CLAIM],
-        axis=1,
-    )
-    return obs
+_PUB_OF = T.PUB_OF
+_AT_DEAL_NO = SPEC.offset("deal_no")
+_AT_FLIP_CARD = SPEC.offset("flip_card")
+_AT_HAND = SPEC.offset("hand")
+_AT_IN_RUN = SPEC.offset("in_run")
+_AT_IN_SET = SPEC.offset("in_set")
+_AT_KNOWN = SPEC.offset("known")
+_AT_LAST_TURN = SPEC.offset("last_turn")
+_AT_PHASE_CLAIM = SPEC.offset("phase_claim")
+_AT_PHASE_DRAW = SPEC.offset("phase_draw")
+_AT_PHASE_PLAY = SPEC.offset("phase_play")
+_AT_PILE = SPEC.offset("pile")
+_AT_PILE_ORDER = SPEC.offset("pile_order")
+_AT_PILE_TOP = SPEC.offset("pile_top")
+_AT_POTS = SPEC.offset("pots")
+_AT_SHOWN = SPEC.offset("shown")
+_AT_SPREADS = SPEC.offset("spreads")
+_AT_STOCK = SPEC.offset("stock")
+_AT_TAKEN_BY = SPEC.offset("taken_by")
+_AT_TAKEN_NOW = SPEC.offset("taken_now")
+_AT_TURN_NO = SPEC.offset("turn_no")
+_SEAT_AT = np.array([SPEC.offset(name) for name in SEAT_FIELDS], np.int64)
+
+
+@numba.njit(cache=True)
+def _plane_into(row, at, mask):
+    """``row[at + c] = 1`` for the public id ``c`` of every ace-low card of ``mask``."""
+    m = np.uint64(mask)
+    while m:
+        row[at + _PUB_OF[bits.lowest(m)]] = 1.0
+        m &= m - np.uint64(1)
+
+
+@numba.njit(cache=True)
+def _observe_tables(seats, out, hands, flip_card, shown, pile, pile_len, runs, sets, taken, spreads, taken_by,
+                    in_deal, out_of_session, all_in, dealer, current_player, had_turn, bank, anted, stock_pos, pots,
+                    phase, last_turn, deal_no, turn_no):
+    n = hands.shape[1]
+    one = np.uint64(1)
+    for t in range(out.shape[0]):
+        row = out[t]
+        row[:] = 0.0
+        me = seats[t]
+        flip = one << np.uint64(flip_card[t])
+        pile_mask = np.uint64(0)
+        for i in range(pile_len[t]):
+            pile_mask |= one << np.uint64(pile[t, i])
+            row[_AT_PILE_ORDER + _PUB_OF[pile[t, i]]] = (i + 1) / 52.0
+        known = shown[t] | flip
+        for seat in range(n):
+            known |= taken_by[t, seat]
+        _plane_into(row, _AT_HAND, hands[t, me])
+        _plane_into(row, _AT_FLIP_CARD, flip)
+        _plane_into(row, _AT_SHOWN, shown[t])
+        _plane_into(row, _AT_PILE, pile_mask)
+        if pile_len[t] > 0:
+            _plane_into(row, _AT_PILE_TOP, one << np.uint64(pile[t, pile_len[t] - 1]))
+        _plane_into(row, _AT_IN_RUN, runs[t])
+        _plane_into(row, _AT_IN_SET, sets[t])
+        _plane_into(row, _AT_TAKEN_NOW, taken[t])
+        for j in range(n):
+            seat = (me + j) % n
+            _plane_into(row, _AT_SPREADS + 52 * j, spreads[t, seat])
+            _plane_into(row, _AT_TAKEN_BY + 52 * j, taken_by[t, seat])
+            _plane_into(row, _AT_KNOWN + 52 * j, hands[t, seat] & known)
+            row[_SEAT_AT[0] + j] = 1.0
+            row[_SEAT_AT[1] + j] = in_deal[t, seat]
+            row[_SEAT_AT[2] + j] = out_of_session[t, seat]
+            row[_SEAT_AT[3] + j] = all_in[t, seat]
+            row[_SEAT_AT[4] + j] = seat == dealer[t]
+            row[_SEAT_AT[5] + j] = seat == current_player[t]
+            row[_SEAT_AT[6] + j] = had_turn[t, seat]
+            row[_SEAT_AT[7] + j] = bits.popcount(hands[t, seat])
+            row[_SEAT_AT[8] + j] = bank[t, seat]
+            for k in range(3):
+                row[_SEAT_AT[9 + k] + j] = anted[t, seat, k]
+        row[_AT_STOCK] = 52 - stock_pos[t]
+        for k in range(3):
+            row[_AT_POTS + k] = pots[t, k]
+        row[_AT_PHASE_DRAW] = phase[t] == DRAW
+        row[_AT_PHASE_PLAY] = phase[t] == PLAY
+        row[_AT_LAST_TURN] = last_turn[t]
+        row[_AT_DEAL_NO] = deal_no[t]
+        row[_AT_TURN_NO] = turn_no[t]
+        row[_AT_PHASE_CLAIM] = phase[t] == CLAIM
