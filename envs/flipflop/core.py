@@ -101,7 +101,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         return K.Tables(*[getattr(state, name) for name in K.TABLE_FIELDS])
 
     def _observe(self, state: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
-        out[:] = view.observe(state, seats)
+        K.observe_tables(self._tables(state), seats, out)
 
     def _render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool) -> str:
         return view.render(state, table, viewer, unicode)

@@ -16,9 +16,23 @@ import numpy as np
 from envs.core.bits import lowest, popcount
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
 from envs.flipflop import tables as T
+from envs.flipflop import view as V
 from envs.flipflop.state import (
-    CAUGHT, CLAIM, CUT_OFF, DRAW, DROP_WON, FLIP, FLIP_POT, FLOP, FLOP_POT, GAME_POT, INSTANT, PLAY, STOCK_OUT,
-    TUNKED, WENT_OUT,
+    CAUGHT,
+    CLAIM,
+    CUT_OFF,
+    DRAW,
+    DROP_WON,
+    FLIP,
+    FLIP_POT,
+    FLOP,
+    FLOP_POT,
+    GAME_POT,
+    INSTANT,
+    PLAY,
+    STOCK_OUT,
+    TUNKED,
+    WENT_OUT,
 )
 
 TABLE_FIELDS = (
@@ -59,6 +73,11 @@ LAYOFF_RANK = T.LAYOFF_RANK
 ON_SET = T.ON_SET
 DROP, DRAW_STOCK, DRAW_DISCARD, DISCARD = T.DROP, T.DRAW_STOCK, T.DRAW_DISCARD, T.DISCARD
 LAY_RUN, LAY_OFF, CLAIM_ACTION, NUM_ACTIONS = T.LAY_RUN, T.LAY_OFF, T.CLAIM, T.NUM_ACTIONS
+V_HAND, V_FLIP_CARD, V_SHOWN, V_PILE, V_PILE_TOP = V.HAND, V.FLIP_CARD, V.SHOWN, V.PILE, V.PILE_TOP
+V_PILE_ORDER, V_IN_RUN, V_IN_SET, V_TAKEN_NOW = V.PILE_ORDER, V.IN_RUN, V.IN_SET, V.TAKEN_NOW
+V_SPREAD_OF, V_TAKEN_BY, V_KNOWN_IN = V.SPREAD_OF, V.TAKEN_BY, V.KNOWN_IN
+V_SEATS_OFFSET, V_TABLE_OFFSET, V_MAX_SEATS = V.SEATS_OFFSET, V.TABLE_OFFSET, V.MAX_SEATS
+V_NUM_SEAT_FIELDS = len(V.SEAT_FIELDS)
 
 
 def _action_of_bits() -> tuple[np.ndarray, np.ndarray]:
@@ -648,3 +667,63 @@ def step_tables(s, rules, idx, actions):
         settle_moves(s, rules, b)
         for p in range(n):
             s.rewards[b, p] = (s.bank[b, p] - s.rewards[b, p]) * rules.stake
+
+
+# ----- observation (layout: envs/flipflop/view.py) -----------------------------------------------------------------
+@numba.njit(cache=True)
+def put_cards(out, offset, mask):
+    """Write ace-low ``mask`` as a 52-value plane in C1 card id order at ``out[offset:]``."""
+    m = mask
+    while m != U0:
+        out[offset + PUB_OF[lowest(m)]] = 1.0
+        m &= m - U1
+
+
+@numba.njit(cache=True)
+def observe_table(s, b, seat, out):
+    """F27, C12: what ``seat`` sees at table ``b``, written into the zeroed row ``out``."""
+    n = s.hands.shape[1]
+    flip = U1 << np.uint64(s.flip_card[b])
+    put_cards(out, V_HAND * 52, s.hands[b, seat])
+    put_cards(out, V_FLIP_CARD * 52, flip)
+    put_cards(out, V_SHOWN * 52, s.shown[b])
+    length = s.pile_len[b]
+    for i in range(length):
+        card = PUB_OF[s.pile[b, i]]
+        out[V_PILE * 52 + card] = 1.0
+        out[V_PILE_ORDER * 52 + card] = np.float32((i + 1) / 52.0)
+    if length > 0:
+        out[V_PILE_TOP * 52 + PUB_OF[s.pile[b, length - 1]]] = 1.0
+    put_cards(out, V_IN_RUN * 52, s.runs[b])
+    put_cards(out, V_IN_SET * 52, s.sets[b])
+    put_cards(out, V_TAKEN_NOW * 52, s.taken[b])
+    known = s.shown[b] | flip
+    for p in range(n):
+        known |= s.taken_by[b, p]
+    seats_at, table_at = V_SEATS_OFFSET, V_TABLE_OFFSET
+    for j in range(n):
+        p = (seat + j) % n
+        put_cards(out, (V_SPREAD_OF + j) * 52, s.spreads[b, p])
+        put_cards(out, (V_TAKEN_BY + j) * 52, s.taken_by[b, p])
+        put_cards(out, (V_KNOWN_IN + j) * 52, s.hands[b, p] & known)
+        f64 = np.float64
+        values = (1.0, f64(s.in_deal[b, p]), f64(s.out[b, p]), f64(s.all_in[b, p]), f64(p == s.dealer[b]),
+                  f64(p == s.current_player[b]), f64(s.had_turn[b, p]), f64(popcount(s.hands[b, p])), s.bank[b, p],
+                  f64(s.anted[b, p, 0]), f64(s.anted[b, p, 1]), f64(s.anted[b, p, 2]))
+        for f in range(V_NUM_SEAT_FIELDS):
+            out[seats_at + f * V_MAX_SEATS + j] = np.float32(values[f])
+    phase = s.phase[b]
+    f64 = np.float64
+    table = (f64(52 - s.stock_pos[b]), s.pots[b, 0], s.pots[b, 1], s.pots[b, 2], f64(phase == DRAW),
+             f64(phase == PLAY), f64(s.last_turn[b]), f64(s.deal_no[b]), f64(s.turn_no[b]), f64(phase == CLAIM))
+    for f in range(len(table)):
+        out[table_at + f] = np.float32(table[f])
+
+
+@numba.njit(cache=True)
+def observe_tables(s, seats, out):
+    """``out[b]`` = the observation of seat ``seats[b]`` at every table ``b`` (rows zeroed first)."""
+    for b in range(out.shape[0]):
+        row = out[b]
+        row[:] = 0.0
+        observe_table(s, b, seats[b], row)

@@ -1,4 +1,5 @@
-"""What a Flip Flop player sees (F27, C12): the seat-relative observation vector and the text render.
+"""What a Flip Flop player sees (F27, C12): the layout of the seat-relative observation vector (written by
+:func:`envs.flipflop.kernels.observe_table`) and the text render.
 
 The observation index table is in the docstring of ``envs/flipflop_v1.py``. Card planes are in C1 card id order;
 seat blocks are relative to the viewer (0 = the viewer, 1 = the player to the left, …) and padded to 7 seats.
@@ -12,11 +13,9 @@ import numpy as np
 
 from envs.core.cards import card_str, popcount
 from envs.flipflop import tables as T
-from envs.flipflop.state import CLAIM, CUT_OFF, DRAW, END_NAMES, PLAY, FlipFlopState
+from envs.flipflop.state import CUT_OFF, END_NAMES, FlipFlopState
 
 MAX_SEATS = 7
-SHIFTS = T.LOW_OF.astype(np.uint64)
-U1 = np.uint64(1)
 
 # Card planes (52 values each).
 HAND, FLIP_CARD, SHOWN, PILE, PILE_TOP, PILE_ORDER, IN_RUN, IN_SET, TAKEN_NOW = range(9)
@@ -33,59 +32,6 @@ TABLE_OFFSET = SEATS_OFFSET + len(SEAT_FIELDS) * MAX_SEATS
 TABLE_FIELDS = ("stock_size", "game_pot", "flip_pot", "flop_pot", "phase_draw", "phase_play", "last_turn", "deal_no",
                 "turn_no", "phase_claim")
 OBS_SIZE = TABLE_OFFSET + len(TABLE_FIELDS)
-
-
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """Ace-low masks of any shape → ``shape + (52,)`` float32 planes in C1 card id order."""
-    return ((masks[..., None] >> SHIFTS) & U1).astype(np.float32)
-
-
-def observe(s: FlipFlopState, seats: np.ndarray) -> np.ndarray:
-    """``(B, OBS_SIZE)`` float32 observations of seat ``seats[b]`` at each table (``seats``: ``(B,) int64``, checked
-    by :meth:`envs.core.game.BatchedGame.observe`)."""
-    B, n = s.hands.shape
-    rows = np.arange(B)
-    obs = np.zeros((B, OBS_SIZE), dtype=np.float32)
-    cards = obs[:, :CARDS_SIZE].reshape(B, NUM_PLANES, 52)
-    order = (seats[:, None] + np.arange(n)) % n  # absolute seat of each relative seat
-    top = np.where(s.pile_len > 0, T.LOW_BITS[s.pile[rows, np.maximum(s.pile_len - 1, 0)]], 0)
-    i = np.arange(52)
-    in_pile = i < s.pile_len[:, None]
-    pile_mask = np.where(in_pile, T.LOW_BITS[s.pile], np.uint64(0)).sum(axis=1, dtype=np.uint64)
-    known = s.shown | T.LOW_BITS[s.flip_card] | np.bitwise_or.reduce(s.taken_by, axis=1)
-    hands_rel = np.take_along_axis(s.hands, order, axis=1)
-    singles = np.stack([s.hands[rows, seats], T.LOW_BITS[s.flip_card], s.shown, pile_mask, top], axis=1)
-    cards[:, HAND : PILE_TOP + 1] = _bits(singles)
-    order_plane = np.zeros((B, 53), dtype=np.float32)
-    np.put_along_axis(order_plane, np.where(in_pile, T.PUB_OF[s.pile], 52), (i + 1) / 52.0, axis=1)
-    cards[:, PILE_ORDER] = order_plane[:, :52]
-    cards[:, IN_RUN : TAKEN_NOW + 1] = _bits(np.stack([s.runs, s.sets, s.taken], axis=1))
-    cards[:, SPREAD_OF : SPREAD_OF + n] = _bits(np.take_along_axis(s.spreads, order, axis=1))
-    cards[:, TAKEN_BY : TAKEN_BY + n] = _bits(np.take_along_axis(s.taken_by, order, axis=1))
-    cards[:, KNOWN_IN : KNOWN_IN + n] = _bits(hands_rel & known[:, None])
-    seat_vals = np.stack(
-        [
-            np.ones((B, n), dtype=bool),
-            s.in_deal,
-            s.out,
-            s.all_in,
-            np.arange(n) == s.dealer[:, None],
-            np.arange(n) == s.current_player[:, None],
-            s.had_turn,
-            popcount(s.hands),
-            s.bank,
-            *np.moveaxis(s.anted, 2, 0),
-        ],
-        axis=1,
-    ).astype(np.float32)
-    seat_block = obs[:, SEATS_OFFSET:TABLE_OFFSET].reshape(B, len(SEAT_FIELDS), MAX_SEATS)
-    seat_block[:, :, :n] = np.take_along_axis(seat_vals, order[:, None, :], axis=2)
-    obs[:, TABLE_OFFSET:] = np.stack(
-        [52 - s.stock_pos, *s.pots.T, s.phase == DRAW, s.phase == PLAY, s.last_turn, s.deal_no, s.turn_no,
-         s.phase == CLAIM],
-        axis=1,
-    )
-    return obs
 
 
 def _cards(mask: int, unicode: bool) -> str:
