@@ -96,6 +96,21 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         deals = cfg.max_deals if cfg.until_one_left else min(cfg.num_deals, cfg.max_deals)
         return deals * (cfg.max_turns * (2 + K.HAND_SIZE) + 1)  # and a 49/50 claim per deal (F7)
 
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        """Bounds ``(low, high)`` of one seat's reward for one step under this configuration (F26: stakes times
+        ``stake``).
+
+        A single deal antes only at ``init``: in a step a seat loses at most the one extra stake of a caught drop, a
+        tunk or a 50 (F7, F19, F20) and gains at most every pot (``3 n`` stakes of antes) plus ``n - 1`` extra
+        stakes. In a session a step can also ante the next deal (three more stakes lost) and a seat can gain at most
+        all the money at the table, ``n * bankroll`` stakes (money is conserved, C10).
+        """
+        n, cfg = self.num_players, self.config
+        if cfg.session:
+            return -4.0 * cfg.stake, float(n * cfg.bankroll) * cfg.stake
+        return -1.0 * cfg.stake, float(4 * n - 1) * cfg.stake
+
     @staticmethod
     def _tables(state: FlipFlopState) -> K.Tables:
         return K.Tables(*[getattr(state, name) for name in K.TABLE_FIELDS])
