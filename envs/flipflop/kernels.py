@@ -1,9 +1,10 @@
 """Flip Flop's rules as compiled per-table kernels (numba), and the batch loops the game class calls.
 
 Each rule function works on one table ``b`` of the state ``s`` (:data:`Tables`, a named tuple of the state's arrays,
-batch axis first) and reads like the rules file (rule ids in comments). The batch entry points (:func:`step_tables`,
-:func:`observe_tables`, :func:`deal_tables`) loop over the tables inside compiled code: one call from Python per
-batch. Card sets are ace-low ``uint64`` masks (see :mod:`envs.flipflop.tables`).
+batch axis first) and reads like the rules file (rule ids in comments). The batch entry points (:func:`init_tables`,
+:func:`redeal_tables`, :func:`step_tables`) loop over the tables inside compiled code: one call from Python per batch;
+the observation's loop is :func:`envs.flipflop.observation.observe`. Card sets are ace-low ``uint64`` masks (see
+:mod:`envs.flipflop.tables`).
 """
 
 from __future__ import annotations
