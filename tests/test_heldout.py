@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heldout import HELD_OUT, MixedZoo, NoisyHeuristic
+from agents.heldout import HELD_OUT, MixedZoo, NoisyHeuristic, heldout_specs
 from agents.registry import make_agent
+from agents.zoo import bot_names
 from envs.core.game import sample_legal
 from envs.registry import GAMES, make_game
 from training.train import closing_fields
@@ -43,5 +44,22 @@ def test_held_out_styles_play_legal_actions_unlike_their_sources(name: str) -> N
 def test_closing_table_has_held_out_fields_no_pool_names(name: str) -> None:
     game = make_game(name, 4)
     fields = closing_fields(TrainConfig(game=name), game, {})
-    assert [f"heldout:{k}" for k in HELD_OUT] == [f for f in fields if f.startswith("heldout:")]
-    assert not any(spec in TrainConfig().opponents for spec in HELD_OUT.values())
+    assert [f"heldout:{k}" for k in heldout_specs(name)] == [f for f in fields if f.startswith("heldout:")]
+    assert not any(spec in TrainConfig().opponents for spec in heldout_specs(name).values())
+    assert not set(heldout_specs(name)) & set(bot_names(name))  # never a zoo name a pool may use
+
+
+@pytest.mark.parametrize("spec", sorted({s for specs in HELD_OUT.values() for s in specs.values()} - {
+    "agents.heldout:NoisyHeuristic", "agents.heldout:MixedZoo"}))
+def test_game_styles_play_legal_actions_and_change_the_results(spec: str) -> None:
+    from training.evaluate import evaluate
+
+    name = next(g for g, specs in HELD_OUT.items() if spec in specs.values())
+    game, obs, mask = _decisions(name)
+    style = make_agent(spec, game)
+    actions = style.act(obs, mask, np.random.default_rng(2))
+    assert mask[np.arange(len(actions)), actions].all()
+    heuristic = make_agent("heuristic", game)
+    base = evaluate(game, [heuristic] * 4, 32, seed=3)
+    result = evaluate(game, [style] + [heuristic] * 3, 32, seed=3)
+    assert not np.array_equal(result.group_returns, base.group_returns), spec  # a style of its own

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch as th
 
-from agents.heldout import HELD_OUT
+from agents.heldout import heldout_specs
 from agents.ppo import ModelFileError, PPOAgent, load_policy, read_metadata
 from agents.registry import make_agent
 from agents.zoo import bot_names
@@ -51,7 +51,7 @@ def _check_run(cfg, result):
     saved = json.loads((out / "results.json").read_text())
     assert saved["steps"] >= cfg.total_steps and saved["model"] == str(out / "model.zip")
     assert {p["steps"] for p in saved["curve"]} >= {0, 64} and (out / "learning_curve.png").stat().st_size > 1000
-    zoo = bot_names(cfg.game) + [f"heldout:{name}" for name in HELD_OUT]
+    zoo = bot_names(cfg.game) + [f"heldout:{name}" for name in heldout_specs(cfg.game)]
     fields = [f["field"] for f in saved["fields"]]
     assert fields[:len(zoo)] == zoo and all(f.startswith("self@") for f in fields[len(zoo):])
     assert len(fields) == len(zoo) + 2 and fields[len(zoo)] == "self@0"  # the policy PPO started from
@@ -103,7 +103,8 @@ def test_selfplay_adds_snapshots_to_the_pool_on_schedule(tmp_path):
     pool = result["opponent_pool"]
     assert pool[0] == "heuristic" and [p for p in pool[1:]] == ["self@0", "self@128"]
     assert result["opponent_weights"] == pytest.approx([0.6, 0.2, 0.2])
-    assert [f["field"] for f in result["fields"]] == bot_names("tripoli") + [f"heldout:{n}" for n in HELD_OUT]
+    heldout = [f"heldout:{n}" for n in heldout_specs("tripoli")]
+    assert [f["field"] for f in result["fields"]] == bot_names("tripoli") + heldout
 
 
 def test_league_reweights_the_pool_from_every_evaluation(tmp_path):

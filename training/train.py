@@ -30,7 +30,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.base import Agent
-from agents.heldout import HELD_OUT
+from agents.heldout import heldout_specs
 from agents.model_file import METADATA_NAME, ModelFileError, field, where
 from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata
 from agents.ppo import save_model as save_model_file
@@ -124,7 +124,7 @@ class TrainingCallback(BaseCallback):
         self.logger.record("eval/advantage_ci95", heuristic.ci95)
         self.logger.record("eval/worst_field_advantage", score)
         if self.cfg.selfplay and steps >= self.next_snapshot:
-            self.pool.add_snapshot(f"self@{steps}", PPOAgent.snapshot(self.game, self.model.policy))
+            self.pool.add_snapshot(f"self@{steps}", agent)
             self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
             self.next_snapshot = steps + self.cfg.selfplay_every
         if self.cfg.league:
@@ -157,7 +157,7 @@ def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent
         if item == "zoo":
             specs.update({name: name for name in bot_names(game.name)})
         elif item == "heldout":
-            specs.update({f"heldout:{name}": spec for name, spec in HELD_OUT.items()})
+            specs.update({f"heldout:{name}": spec for name, spec in heldout_specs(game.name).items()})
         elif item:
             specs[item] = item
     fields = {name: make_agent(spec, game) for name, spec in specs.items()}

@@ -27,8 +27,9 @@ class TrainConfig:
     """The share of tables where one draw from the pool plays every opponent seat (a field of copies of one agent,
     as in the evaluation); the other tables draw each seat apart."""
     selfplay: bool = False
-    """Add frozen snapshots of the learner (sampling its policy) to the opponent pool: the policy PPO starts from,
-    then one every ``selfplay_every`` learner decisions (at the first evaluation past it)."""
+    """Add frozen snapshots of the learner to the opponent pool, playing its most likely legal action as the closing
+    table's snapshot fields do: the policy PPO starts from, then one every ``selfplay_every`` learner decisions (at
+    the first evaluation past it)."""
     selfplay_every: int = 500_000
     """With self-play: learner decisions between snapshots."""
     selfplay_share: float = 0.5
