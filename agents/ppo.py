@@ -33,6 +33,7 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
 
 from agents.base import AgentBase
+from agents.hints import HINTS
 from agents.model_file import (
     KINDS,
     METADATA_NAME,
@@ -63,15 +64,26 @@ class SymlogFeatures(BaseFeaturesExtractor):
     """The policy's input layer, shared by the actor and the critic: every observation number x is scaled to
     sign(x)·log(1+|x|) (card bits and one-hots stay 0 or 0.69, a chip count of ±50 becomes ±3.9, for every game
     without a per-game scale table), then one linear layer of ``features_dim`` units with ReLU. Sharing this widest
-    layer (observation size × ``features_dim`` weights) halves the cost of the network against separate inputs."""
+    layer (observation size × ``features_dim`` weights) halves the cost of the network against separate inputs.
 
-    def __init__(self, observation_space: spaces.Box, features_dim: int = 256) -> None:
+    ``hints`` names hint features (:data:`agents.hints.HINTS`, e.g. ``tripoli-betting``: hand strength and pot
+    odds) computed from the observation in numpy and appended, unscaled, to the layer's input; ``""`` for none."""
+
+    def __init__(self, observation_space: spaces.Box, features_dim: int = 256, hints: str = "") -> None:
         super().__init__(observation_space, features_dim)
-        self.linear = th.nn.Linear(int(np.prod(observation_space.shape)), features_dim)
+        if hints and hints not in HINTS:
+            raise ValueError(f"unknown hints {hints!r} (known: {', '.join(HINTS)})")
+        self.hints = HINTS[hints][0] if hints else None
+        extra = HINTS[hints][1] if hints else 0
+        self.linear = th.nn.Linear(int(np.prod(observation_space.shape)) + extra, features_dim)
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
         x = observations.flatten(1)
-        return th.relu(self.linear(th.sign(x) * th.log1p(th.abs(x))))
+        x = th.sign(x) * th.log1p(th.abs(x))
+        if self.hints is not None:
+            hints = self.hints(observations.detach().flatten(1).cpu().numpy())
+            x = th.cat([x, th.as_tensor(hints, dtype=x.dtype, device=x.device)], dim=1)
+        return th.relu(self.linear(x))
 
 
 POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy}
@@ -177,8 +189,13 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
         raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.net_arch must be a list of layer widths or "
                              f"{{\"pi\": [...], \"vf\": [...]}}, got {short(arch)}")
     features_kwargs = field(section, "features_extractor_kwargs", "JSON object", path, "policy")
-    for key in features_kwargs:
-        field(features_kwargs, key, "positive integer", path, "policy.features_extractor_kwargs")
+    for key, value in features_kwargs.items():
+        if key == "hints":
+            if value != "" and value not in HINTS:
+                raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.features_extractor_kwargs.hints must be "
+                                     f"\"\" or one of {', '.join(HINTS)}, got {short(value)}")
+        else:
+            field(features_kwargs, key, "positive integer", path, "policy.features_extractor_kwargs")
     optimizer_kwargs = field(section, "optimizer_kwargs", "JSON object", path, "policy")
     for key, value in optimizer_kwargs.items():
         if not (is_number(value) or isinstance(value, bool) or (isinstance(value, list) and value

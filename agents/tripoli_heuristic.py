@@ -71,6 +71,43 @@ def win_chance(values: np.ndarray, hand_sizes: np.ndarray) -> np.ndarray:
     return p
 
 
+def hand_value(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(poker value, win chance ``p`` against one random hand) of the selected five if complete, else of the best five
+    of the hand; value -1 and ``p = 0`` without five cards."""
+    hand = planes_to_masks(obs[:, slice(*OFFSETS["hand"])])
+    selected = planes_to_masks(obs[:, slice(*OFFSETS["selected"])])
+    poker_cards = np.where(popcount(selected) == 5, selected, hand)
+    size = popcount(hand)
+    value = np.full(len(obs), -1, np.int64)
+    ok = popcount(poker_cards) >= 5
+    value[ok] = poker.mask_rank(poker_cards[ok])
+    return value, np.where(ok, win_chance(value, np.maximum(size, 5)), 0.0)
+
+
+def opponents_in(obs: np.ndarray) -> np.ndarray:
+    """Opponents present and not folded (at least 1)."""
+    present = obs[:, slice(*OFFSETS["seat_present"])][:, 1:]
+    folded = obs[:, slice(*OFFSETS["folded"])][:, 1:]
+    return np.maximum((present * (1 - folded)).sum(axis=1), 1)
+
+
+def pot_odds(obs: np.ndarray) -> np.ndarray:
+    """The share of the pot after a call that the call costs: ``to_call / (pot + to_call)`` (0 when nothing is owed)."""
+    pot = obs[:, OFFSETS["layout"][0] + 8]
+    to_call = obs[:, OFFSETS["scalars"][0] + SCALARS.index("to_call")]
+    return to_call / np.maximum(pot + to_call, 1)
+
+
+def betting_hints(obs: np.ndarray) -> np.ndarray:
+    """``(B, 4)`` float32 numbers the heuristic bets by, computed from the observation alone: ``p`` (win chance
+    against one random hand), the equity ``p ** opponents_in``, the pot odds and the equity minus the pot odds. A
+    learning policy may take them as extra inputs (:mod:`agents.hints`)."""
+    _, p = hand_value(obs)
+    equity = p ** opponents_in(obs)
+    odds = pot_odds(obs)
+    return np.stack([p, equity, odds, equity - odds], axis=1).astype(np.float32)
+
+
 @dataclass(frozen=True)
 class MichiganView:
     """The leader's view of each suit at a Michigan lead: ``(B, 4)`` arrays, one column per suit ♣ ♦ ♥ ♠."""
@@ -137,22 +174,6 @@ class TripoliHeuristic(AgentBase):
     def _scalar(self, obs: np.ndarray, name: str) -> np.ndarray:
         return obs[:, OFFSETS["scalars"][0] + SCALARS.index(name)]
 
-    def _hand_value(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(poker value, win chance vs one opponent) of the selected five if complete, else of the best five."""
-        hand = planes_to_masks(self._plane(obs, "hand"))
-        selected = planes_to_masks(self._plane(obs, "selected"))
-        poker_cards = np.where(popcount(selected) == 5, selected, hand)
-        size = popcount(hand)
-        value = np.full(len(obs), -1, np.int64)
-        ok = popcount(poker_cards) >= 5
-        value[ok] = poker.mask_rank(poker_cards[ok])
-        return value, np.where(ok, win_chance(value, np.maximum(size, 5)), 0.0)
-
-    def _opponents_in(self, obs: np.ndarray) -> np.ndarray:
-        present = self._plane(obs, "seat_present")[:, 1:]
-        folded = self._plane(obs, "folded")[:, 1:]
-        return np.maximum((present * (1 - folded)).sum(axis=1), 1)
-
     # ----- decisions ---------------------------------------------------------------------------------------------
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         a = self.acts
@@ -173,7 +194,7 @@ class TripoliHeuristic(AgentBase):
         return actions
 
     def _spare(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        _, p = self._hand_value(obs)
+        _, p = hand_value(obs)
         weak = p < self.swap_below
         return np.where(weak & mask[:, SWAP], SWAP, np.where(mask[:, AUCTION], AUCTION, np.where(weak, SWAP, KEEP)))
 
@@ -181,7 +202,7 @@ class TripoliHeuristic(AgentBase):
         a = self.acts
         phase = self._plane(obs, "phase")
         high = self._scalar(obs, "high_bid").astype(np.int64)
-        _, p = self._hand_value(obs)
+        _, p = hand_value(obs)
         limit = np.floor(self.spare_price * (self.spare_worth - p)).astype(np.int64)
         suit_auction = phase[:, 2] > 0.5
         if suit_auction.any():
@@ -207,8 +228,8 @@ class TripoliHeuristic(AgentBase):
         a = self.acts
         hand = planes_to_masks(self._plane(obs, "hand"))
         legal = planes_to_masks(mask[:, a.select : a.select + 52].astype(np.float32))
-        _, p = self._hand_value(obs)
-        n_opp = self._opponents_in(obs)
+        _, p = hand_value(obs)
+        n_opp = opponents_in(obs)
         target = poker.best_five(hand)
         hopeless = p**n_opp < self.hopeless_below
         if hopeless.any():  # the five lowest ranks: cards ordered by rank, not by suit
@@ -231,17 +252,15 @@ class TripoliHeuristic(AgentBase):
 
     def _bet(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         a = self.acts
-        _, p = self._hand_value(obs)
-        equity = p ** self._opponents_in(obs)
-        pot = obs[:, OFFSETS["layout"][0] + 8]
-        to_call = self._scalar(obs, "to_call")
+        _, p = hand_value(obs)
+        equity = p ** opponents_in(obs)
         limit = self.game.config.bet_limit
         size = np.clip(np.ceil(limit * (equity - self.bet_above + 0.05) * self.bet_scale), 1, limit).astype(np.int64)
         rows = np.arange(len(obs))
         can_bet = mask[rows, a.bet + size - 1]
         can_raise = mask[rows, a.raise_ + size - 1]
         unopened = mask[:, a.check]
-        odds = to_call / np.maximum(pot + to_call, 1)
+        odds = pot_odds(obs)
         opened = np.where(
             (equity > self.raise_above) & can_raise,
             a.raise_ + size - 1,

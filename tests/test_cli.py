@@ -114,6 +114,10 @@ BAD = [
     (["train", "--eval-deals", "0"], "argument --eval-deals: must be a positive integer"),
     (["train", "--final-deals", "-5"], "argument --final-deals: must be a positive integer"),
     (["train", "--checkpoint-every", "0"], "argument --checkpoint-every: must be a positive integer"),
+    (["train", "--learning-rate", "0"], "argument --learning-rate: must be a number > 0, got '0'"),
+    (["train", "--ent-coef", "-0.1"], "argument --ent-coef: must be a finite number ≥ 0"),
+    (["train", "--game", "triolet", "--hints"], "--hints: the game triolet has no hint features (games with some: "
+                                                "tripoli)"),
     (["train", "--imitate", "-1"], "argument --imitate: must be an integer ≥ 0"),
     (["train", "--seed", str(2**32)], "argument --seed: must be an integer from 0 to 2**32 - 1"),
     (["train", "--players", "12"], "num_players=12 is not allowed"),

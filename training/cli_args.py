@@ -75,6 +75,14 @@ def non_negative_float(text: str) -> float:
     return value
 
 
+def positive_float(text: str) -> float:
+    """A finite number > 0."""
+    value = non_negative_float(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
+    return value
+
+
 def check_output_folder(folder: str | Path, flag: str) -> None:
     """Raise :class:`CommandError` unless ``folder`` is a folder that can be written or created: the nearest part
     of the path that exists must be a writable folder."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from agents.hints import game_hints
 from agents.registry import SPEC_HELP, make_agent
 from envs.registry import GAMES, make_game
 from training.cli_args import (
@@ -20,6 +21,7 @@ from training.cli_args import (
     non_negative_float,
     non_negative_int,
     parse_options,
+    positive_float,
     positive_int,
     seed32_int,
 )
@@ -50,6 +52,9 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         out=args.out if args.out is not None else f"runs/{args.game}",
         tables=args.tables,
         reward_scale=args.reward_scale,
+        learning_rate=args.learning_rate,
+        ent_coef=args.ent_coef,
+        hints=args.hints,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         final_deals=args.final_deals,
@@ -69,6 +74,11 @@ def run(args: argparse.Namespace) -> None:
         raise CommandError(f"--resume {cfg.resume}: no such file")
     if cfg.imitate and not cfg.resume:
         make_agent(cfg.imitate_teacher, game)
+    if cfg.hints:
+        try:
+            game_hints(cfg.game)
+        except ValueError as e:
+            raise CommandError(f"--hints: {e}") from None
     check_output_folder(cfg.out, "--out")
     if cfg.engine == "rllib":
         run_rllib(cfg)
@@ -142,6 +152,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--reward-scale", type=non_negative_float, default=DEFAULTS.reward_scale, metavar="X",
                    help=f"rewards handed to PPO are the game's returns times X (default {DEFAULTS.reward_scale}: "
                         "chips; about 1 suits games whose returns are a few units)")
+    p.add_argument("--learning-rate", type=positive_float, default=DEFAULTS.learning_rate, metavar="LR",
+                   help=f"PPO's learning rate (default {DEFAULTS.learning_rate})")
+    p.add_argument("--ent-coef", type=non_negative_float, default=DEFAULTS.ent_coef, metavar="C",
+                   help=f"PPO's entropy bonus (default {DEFAULTS.ent_coef})")
+    p.add_argument("--hints", action="store_true",
+                   help="give the policy the game's hint features as extra inputs (agents.hints; Tripoli: hand "
+                        "strength, equity, pot odds)")
     p.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
                    help="learner decisions between evaluations against the heuristic")
     p.add_argument("--eval-deals", type=positive_int, default=DEFAULTS.eval_deals,

@@ -23,11 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.ppo import PPOAgent, SymlogFeatures
+from agents.ppo import PPOAgent
 from agents.ppo import save_model as save_model_file
 from envs.registry import make_game
 from envs.vector import CardVecEnv, CardVectorEnv
 from training.opponent_pool import parse_opponents
+from training.train import policy_shape
 from training.train_config import TrainConfig
 
 ENV_NAME = "cardgym-vector"
@@ -68,7 +69,7 @@ def rllib_config(cfg: TrainConfig, env_runners: int) -> Any:
                   entropy_coeff=cfg.ent_coef, train_batch_size_per_learner=batch,
                   minibatch_size=min(cfg.batch_size, batch), num_epochs=cfg.n_epochs)
         .rl_module(rl_module_spec=RLModuleSpec(module_class=MaskedSymlogModule, model_config={
-            "features_dim": cfg.features_dim, "net_arch": list(cfg.net_arch)}))
+            **policy_shape(cfg)["features_extractor_kwargs"], "net_arch": list(cfg.net_arch)}))
         .debugging(seed=cfg.seed)
     )
 
@@ -83,9 +84,7 @@ def export_model(module: Any, cfg: TrainConfig, path: Path, steps: int, extra: d
     model = MaskablePPO("MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
                         batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
                         ent_coef=cfg.ent_coef, clip_range=cfg.clip_range, seed=cfg.seed, device="cpu",
-                        policy_kwargs={"features_extractor_class": SymlogFeatures,
-                                       "features_extractor_kwargs": {"features_dim": cfg.features_dim},
-                                       "net_arch": list(cfg.net_arch)})
+                        policy_kwargs=policy_shape(cfg))
     policy = model.policy
     for name in ("features_extractor", "mlp_extractor", "action_net", "value_net"):
         getattr(policy, name).load_state_dict(getattr(module, name).state_dict())

@@ -31,6 +31,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.base import Agent
 from agents.heldout import heldout_specs
+from agents.hints import game_hints
 from agents.model_file import METADATA_NAME, ModelFileError, field, where
 from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata
 from agents.ppo import save_model as save_model_file
@@ -144,6 +145,16 @@ class TrainingCallback(BaseCallback):
         if self.bar is not None:
             self.bar.close(f"PPO: {self.num_timesteps - self.start_steps:,} learner decisions in "
                            f"{time.perf_counter() - self.bar.t0:.0f} s")
+
+
+def policy_shape(cfg: TrainConfig) -> dict[str, Any]:
+    """The policy's shape for ``cfg``: :class:`agents.ppo.SymlogFeatures` (with the game's hints if asked for) and
+    the hidden layers."""
+    features: dict[str, Any] = {"features_dim": cfg.features_dim}
+    if cfg.hints:
+        features["hints"] = game_hints(cfg.game)
+    return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": features,
+            "net_arch": list(cfg.net_arch)}
 
 
 def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, Agent]:
@@ -321,9 +332,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
             "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
             n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef,
             clip_range=cfg.clip_range, seed=cfg.seed, device="cpu", tensorboard_log=str(out / "tb"),
-            policy_kwargs={"features_extractor_class": SymlogFeatures,
-                           "features_extractor_kwargs": {"features_dim": cfg.features_dim},
-                           "net_arch": list(cfg.net_arch)},
+            policy_kwargs=policy_shape(cfg),
         )
     out.mkdir(parents=True, exist_ok=True)  # after the resumed model is read: a bad file leaves nothing behind
     imitation = {}

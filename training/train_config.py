@@ -75,6 +75,9 @@ class TrainConfig:
     """Rewards handed to PPO are chips times this."""
     features_dim: int = 256
     """Units of the input layer shared by the policy and the value network (agents.ppo.SymlogFeatures)."""
+    hints: bool = False
+    """Append the game's hint features (:mod:`agents.hints`: in Tripoli hand strength, equity and pot odds) to the
+    policy's input; the model file records them."""
     net_arch: tuple[int, ...] = (128,)
     """Hidden layers of the policy head and of the value head, after the shared input layer."""
     eval_every: int = 100_000
@@ -112,6 +115,8 @@ class TrainConfig:
             ("eval_deals", self.eval_deals >= 1, "at least 1"),
             ("final_deals", self.final_deals >= 1, "at least 1"),
             ("snapshot_fields", self.snapshot_fields >= 0, "0 or more"),
+            ("learning_rate", self.learning_rate > 0, "positive"),
+            ("ent_coef", self.ent_coef >= 0, "0 or more"),
         )
         for name, ok, allowed in checks:
             if not ok:

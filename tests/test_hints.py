@@ -1,0 +1,92 @@
+"""Hint features (agents/hints.py): computed from the observation alone, equal to what the heuristic bets by, fed to
+the policy's input layer, recorded in model files, and refused for a game without any."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch as th
+from gymnasium import spaces
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sb3_contrib import MaskablePPO
+
+from agents.hints import GAME_HINTS, HINTS
+from agents.ppo import PPOAgent, SymlogFeatures, load_policy, save_model
+from agents.random_agent import RandomAgent
+from agents.tripoli_heuristic import betting_hints, win_chance
+from envs.core import poker
+from envs.core.cards import parse_card
+from envs.core.game import sample_legal
+from envs.registry import make_game
+from envs.tripoli.observation import OFFSETS, SCALARS
+from envs.vector import CardVecEnv
+from training.train import policy_shape
+from training.train_config import TrainConfig
+
+GAME = make_game("tripoli", 4)
+
+
+def _observations(seed: int, moves: int, tables: int = 64) -> np.ndarray:
+    state, rng = GAME.init(seed, batch_size=tables), np.random.default_rng(seed)
+    for _ in range(moves):
+        GAME.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    return GAME.observe(state, np.maximum(state.current_player, 0))
+
+
+def test_hints_of_a_hand_computed_by_hand() -> None:
+    obs = np.zeros((1, GAME.observation_size), np.float32)
+    hand = [parse_card(c) for c in "As Ks Qs Js Ts 2c 3d 4h".split()]  # a royal flush among eight cards
+    obs[0, OFFSETS["hand"][0] + np.asarray(hand)] = 1
+    obs[0, OFFSETS["seat_present"][0] : OFFSETS["seat_present"][0] + 3] = 1  # me and two opponents
+    obs[0, OFFSETS["layout"][0] + 8] = 30  # the pot
+    obs[0, OFFSETS["scalars"][0] + SCALARS.index("to_call")] = 10
+    p, equity, odds, edge = betting_hints(obs)[0]
+    mask = np.bitwise_or.reduce(np.uint64(1) << np.asarray(hand, np.uint64))
+    assert p == pytest.approx(win_chance(poker.mask_rank(np.array([mask])), np.array([8]))[0])
+    assert p > 0.99 and equity == pytest.approx(p**2)
+    assert odds == pytest.approx(10 / 40) and edge == pytest.approx(equity - 0.25)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 40))
+def test_hints_are_probabilities_and_their_difference(seed: int, moves: int) -> None:
+    hints = betting_hints(_observations(seed, moves))
+    p, equity, odds, edge = hints.T
+    assert hints.dtype == np.float32 and np.isfinite(hints).all()
+    assert ((0 <= p) & (p <= 1) & (0 <= equity) & (equity <= p + 1e-6) & (0 <= odds) & (odds < 1)).all()
+    np.testing.assert_allclose(edge, equity - odds, atol=1e-6)
+
+
+def test_the_input_layer_appends_the_hints_to_the_scaled_observation() -> None:
+    space = spaces.Box(-np.inf, np.inf, shape=(GAME.observation_size,), dtype=np.float32)
+    layer = SymlogFeatures(space, 8, hints="tripoli-betting")
+    assert layer.linear.in_features == GAME.observation_size + HINTS["tripoli-betting"][1]
+    obs = _observations(1, 12)
+    x = np.concatenate([np.sign(obs) * np.log1p(np.abs(obs)), betting_hints(obs)], axis=1)
+    expected = np.maximum(x @ layer.linear.weight.detach().numpy().T + layer.linear.bias.detach().numpy(), 0)
+    np.testing.assert_allclose(layer(th.as_tensor(obs)).detach().numpy(), expected, rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="unknown hints 'nope'"):
+        SymlogFeatures(space, 8, hints="nope")
+
+
+def test_a_model_with_hints_saves_loads_and_plays_the_same(tmp_path) -> None:
+    env = CardVecEnv(GAME, 2, RandomAgent(GAME), seed=0)
+    cfg = TrainConfig(hints=True, features_dim=16, net_arch=(8,))
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=16, n_epochs=1, seed=3, device="cpu",
+                        policy_kwargs=policy_shape(cfg))
+    model.learn(16)
+    path = save_model(model, tmp_path / "model.zip", GAME)
+    loaded = load_policy(path, GAME)
+    assert loaded.features_extractor_kwargs == {"features_dim": 16, "hints": "tripoli-betting"}
+    obs = _observations(2, 8)
+    np.testing.assert_allclose(PPOAgent(GAME, policy=loaded).logits(obs),
+                               PPOAgent.snapshot(GAME, model.policy).logits(obs), rtol=1e-5, atol=1e-6)
+
+
+def test_a_game_without_hints_is_refused() -> None:
+    games_without = [g for g in ("triolet", "flipflop") if g not in GAME_HINTS]
+    for game in games_without:
+        with pytest.raises(ValueError, match=f"the game {game} has no hint features"):
+            policy_shape(TrainConfig(game=game, hints=True))
+    assert policy_shape(TrainConfig(hints=False))["features_extractor_kwargs"] == {"features_dim": 256}
