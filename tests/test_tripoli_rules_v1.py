@@ -9,6 +9,7 @@ import pytest
 from envs.core.config import ConfigError
 from envs.core.game import sample_legal
 from envs.core.rng import STREAM_BOARD, uniform_ints
+from envs.tripoli import kernels as K
 from envs.tripoli.config import COSMO_FIXED, TripoliConfig
 from envs.tripoli.core import TripoliGame
 from envs.tripoli.observation import OFFSETS, SCALARS
@@ -92,8 +93,10 @@ def end_of_last_deal(n: int, layout: list[int], **options) -> tuple[TripoliGame,
     s.layout[0] = layout
     s.deal[0] = 1
     s.dealer[0] = 1
-    game._end_deal(s, np.array([0]))
-    game._settle(s, np.array([0]))
+    tables = game._tables(s)
+    while K.end_deal(tables, game._rules, 0):  # the kernels the step runs when a deal ends
+        pass
+    K.settle(tables, game._rules, 0)
     return game, s
 
 

@@ -204,10 +204,18 @@ def test_deals_over_before_the_learner_acts_are_dealt_again():
 
         def _init(self, seeds, decks, dealers):
             s = super()._init(seeds, decks, dealers)
-            over = seeds % 2 == 0
+            self._over_if_even(s, np.arange(len(seeds)))
+            return s
+
+        def _redeal(self, state, idx, seeds):
+            super()._redeal(state, idx, seeds)
+            self._over_if_even(state, idx)
+
+        @staticmethod
+        def _over_if_even(s, idx):
+            over = idx[s.seeds[idx] % 2 == 0]
             s.terminated[over] = True
             s.current_player[over] = -1
-            return s
 
     game = HalfOverAtOnce(num_players=4)
     env = CardVecEnv(game, 16, RandomAgent(game), seed=0)

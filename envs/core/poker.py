@@ -29,9 +29,10 @@ Higher is better and equal values tie (suits never rank); the 2,598,960 five-car
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
-from .cards import ALL_CARDS, CARD_BITS, DECK_SIZE, NUM_RANKS, NUM_SUITS, RANK_LETTERS, SUIT_MASKS, popcount
+from .cards import ALL_CARDS, CARD_BITS, DECK_SIZE, NUM_RANKS, NUM_SUITS, RANK_LETTERS, popcount
 
 CATEGORY_NAMES = (
     "high card",
@@ -51,7 +52,7 @@ CATEGORY_BASE = NUM_RANKS**5
 ROYAL_FLUSH_VALUE = STRAIGHT_FLUSH * CATEGORY_BASE + 12 * NUM_RANKS**4
 
 _RANK_SET = (1 << NUM_RANKS) - 1
-_D = [NUM_RANKS**i for i in range(5)]  # _D[4] is the weight of the first deciding rank d1
+_D = (1, NUM_RANKS, NUM_RANKS**2, NUM_RANKS**3, NUM_RANKS**4)  # _D[4] is the weight of the first deciding rank d1
 
 
 def _build_tables() -> tuple[np.ndarray, ...]:
@@ -86,10 +87,10 @@ def _build_tables() -> tuple[np.ndarray, ...]:
     straight_set[1 + 3] = (1 << 12) | 0b1111  # A-2-3-4-5
     for h in range(4, NUM_RANKS):
         straight_set[1 + h] = 0b11111 << (h - 4)
-    return high, high_bit, top_set, top_packed, straight_high, straight_set
+    return high, high_bit, top_set, top_packed, straight_high, straight_set, count
 
 
-_HIGH, _HIGH_BIT, _TOP_SET, _TOP_PACKED, _STRAIGHT_HIGH, _STRAIGHT_SET = _build_tables()
+_HIGH, _HIGH_BIT, _TOP_SET, _TOP_PACKED, _STRAIGHT_HIGH, _STRAIGHT_SET, _COUNT = _build_tables()
 
 
 def _check_masks(masks: np.ndarray) -> np.ndarray:
@@ -105,24 +106,41 @@ def _check_masks(masks: np.ndarray) -> np.ndarray:
     return masks
 
 
-def _evaluate(masks: np.ndarray, want_cards: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """Values of the best five-card hands in ``masks``; with ``want_cards`` also the five cards (see best_five)."""
-    m = masks.astype(np.uint64)
-    suits = [((m & SUIT_MASKS[k]) >> np.uint64(NUM_RANKS * k)).astype(np.intp) for k in range(NUM_SUITS)]
-    s0, s1, s2, s3 = suits
+@numba.njit(cache=True)
+def _pick_first_max(a0, a1, a2, a3):
+    """(index, value) of the first largest of four numbers (as ``np.argmax``)."""
+    best, at = a0, 0
+    if a1 > best:
+        best, at = a1, 1
+    if a2 > best:
+        best, at = a2, 2
+    if a3 > best:
+        best, at = a3, 3
+    return at, best
+
+
+@numba.njit(cache=True)
+def evaluate_one(mask):
+    """Kernel: ``(value, five cards)`` of the best five-card hand in one ``uint64`` mask of at least five cards of one
+    deck (see :func:`mask_rank`, :func:`best_five`; not checked here)."""
+    m = np.uint64(mask)
+    full = np.uint64(_RANK_SET)
+    s0 = np.int64(m & full)
+    s1 = np.int64((m >> np.uint64(13)) & full)
+    s2 = np.int64((m >> np.uint64(26)) & full)
+    s3 = np.int64((m >> np.uint64(39)) & full)
     any_ = s0 | s1 | s2 | s3  # ranks held at least once, twice, three or four times:
     ge2 = (s0 & s1) | (s0 & s2) | (s0 & s3) | (s1 & s2) | (s1 & s3) | (s2 & s3)
     ge3 = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     four = s0 & s1 & s2 & s3
-
-    # Flush and straight flush: the best over the suits (the first suit among equals, for best_five).
-    suit_sf = np.stack([_STRAIGHT_HIGH[s] for s in suits])
-    suit_flush = np.stack([np.where(np.bitwise_count(s) >= 5, _TOP_PACKED[s], -1) for s in suits])
-    sf_suit, flush_suit = np.argmax(suit_sf, axis=0), np.argmax(suit_flush, axis=0)
-    sf_high = np.take_along_axis(suit_sf, sf_suit[None], axis=0)[0]
-    flush_packed = np.take_along_axis(suit_flush, flush_suit[None], axis=0)[0]
+    # Flush and straight flush: the best over the suits (the first suit among equals, for the cards).
+    sf_suit, sf_high = _pick_first_max(_STRAIGHT_HIGH[s0], _STRAIGHT_HIGH[s1], _STRAIGHT_HIGH[s2], _STRAIGHT_HIGH[s3])
+    f0 = _TOP_PACKED[s0] if _COUNT[s0] >= 5 else -1
+    f1 = _TOP_PACKED[s1] if _COUNT[s1] >= 5 else -1
+    f2 = _TOP_PACKED[s2] if _COUNT[s2] >= 5 else -1
+    f3 = _TOP_PACKED[s3] if _COUNT[s3] >= 5 else -1
+    flush_suit, flush_packed = _pick_first_max(f0, f1, f2, f3)
     straight_high = _STRAIGHT_HIGH[any_]
-
     a_bit = _HIGH_BIT[ge3]  # trips (also the quad rank when there are quads: ge3 ⊇ four)
     q_bit = _HIGH_BIT[four]
     p1_bit = _HIGH_BIT[ge2]
@@ -132,50 +150,62 @@ def _evaluate(masks: np.ndarray, want_cards: bool) -> tuple[np.ndarray, np.ndarr
     t_rest = any_ & ~a_bit
     tp_kick = _HIGH_BIT[any_ & ~(p1_bit | p2_bit)]
     p_rest = any_ & ~p1_bit
-
-    cat = np.select(
-        [sf_high >= 0, four != 0, (ge3 != 0) & (fh_pair_bit != 0), flush_packed >= 0, straight_high >= 0,
-         ge3 != 0, p2_bit != 0, ge2 != 0],
-        [STRAIGHT_FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, FLUSH, STRAIGHT, THREE_OF_A_KIND, TWO_PAIR, ONE_PAIR],
-        HIGH_CARD,
-    )
-    d1, d2 = _D[4], _D[3]
-    tie = np.choose(cat, [
-        _TOP_PACKED[any_],
-        _HIGH[p1_bit] * d1 + _TOP_PACKED[p_rest] // _D[2] * _D[1],
-        _HIGH[p1_bit] * d1 + _HIGH[p2_bit] * d2 + _HIGH[tp_kick] * _D[2],
-        _HIGH[a_bit] * d1 + _TOP_PACKED[t_rest] // d2 * _D[2],
-        straight_high * d1,
-        flush_packed,
-        _HIGH[a_bit] * d1 + _HIGH[fh_pair_bit] * d2,
-        _HIGH[q_bit] * d1 + _HIGH[q_kick] * d2,
-        sf_high * d1,
-    ])
-    values = cat.astype(np.int64) * CATEGORY_BASE + tie
-    if not want_cards:
-        return values, None
-
-    # Rank sets needing at least 1, 2, 3, 4 cards for rank-made categories; flushes are cut from one suit.
-    pair_ranks = p1_bit | p2_bit
-    need1 = np.choose(cat, [
-        _TOP_SET[5][any_], p1_bit | _TOP_SET[3][p_rest], pair_ranks | tp_kick, a_bit | _TOP_SET[2][t_rest],
-        _STRAIGHT_SET[straight_high + 1], 0, a_bit | fh_pair_bit, q_bit | q_kick, 0,
-    ])
-    need2 = np.choose(cat, [0, p1_bit, pair_ranks, a_bit, 0, 0, a_bit | fh_pair_bit, q_bit, 0])
-    need3 = np.choose(cat, [0, 0, 0, a_bit, 0, 0, a_bit, q_bit, 0])
-    need4 = np.where(cat == FOUR_OF_A_KIND, q_bit, 0)
-    picked = np.zeros(m.shape, dtype=np.uint64)
-    for k, s in enumerate(suits):  # suits in order: the lowest card ids of each needed rank
-        take = need1 & s
-        picked |= take.astype(np.uint64) << np.uint64(NUM_RANKS * k)
+    d1, d2, d3, d4 = _D[4], _D[3], _D[2], _D[1]
+    need1 = need2 = need3 = need4 = 0
+    if sf_high >= 0:
+        cat, tie = STRAIGHT_FLUSH, sf_high * d1
+    elif four != 0:
+        cat, tie = FOUR_OF_A_KIND, _HIGH[q_bit] * d1 + _HIGH[q_kick] * d2
+        need1, need2, need3, need4 = q_bit | q_kick, q_bit, q_bit, q_bit
+    elif ge3 != 0 and fh_pair_bit != 0:
+        cat, tie = FULL_HOUSE, _HIGH[a_bit] * d1 + _HIGH[fh_pair_bit] * d2
+        need1, need2, need3 = a_bit | fh_pair_bit, a_bit | fh_pair_bit, a_bit
+    elif flush_packed >= 0:
+        cat, tie = FLUSH, flush_packed
+    elif straight_high >= 0:
+        cat, tie = STRAIGHT, straight_high * d1
+        need1 = _STRAIGHT_SET[straight_high + 1]
+    elif ge3 != 0:
+        cat, tie = THREE_OF_A_KIND, _HIGH[a_bit] * d1 + _TOP_PACKED[t_rest] // d2 * d3
+        need1, need2, need3 = a_bit | _TOP_SET[2, t_rest], a_bit, a_bit
+    elif p2_bit != 0:
+        cat, tie = TWO_PAIR, _HIGH[p1_bit] * d1 + _HIGH[p2_bit] * d2 + _HIGH[tp_kick] * d3
+        need1, need2 = p1_bit | p2_bit | tp_kick, p1_bit | p2_bit
+    elif ge2 != 0:
+        cat, tie = ONE_PAIR, _HIGH[p1_bit] * d1 + _TOP_PACKED[p_rest] // d3 * d4
+        need1, need2 = p1_bit | _TOP_SET[3, p_rest], p1_bit
+    else:
+        cat, tie = HIGH_CARD, _TOP_PACKED[any_]
+        need1 = _TOP_SET[5, any_]
+    value = np.int64(cat) * CATEGORY_BASE + tie
+    if cat == FLUSH or cat == STRAIGHT_FLUSH:
+        suit = flush_suit if cat == FLUSH else sf_suit
+        ranks = s0 if suit == 0 else s1 if suit == 1 else s2 if suit == 2 else s3
+        cut = _TOP_SET[5, ranks] if cat == FLUSH else _STRAIGHT_SET[sf_high + 1]
+        return value, np.uint64(cut) << np.uint64(NUM_RANKS * suit)
+    picked = np.uint64(0)
+    for k in range(NUM_SUITS):  # suits in order: the lowest card ids of each needed rank
+        sk = s0 if k == 0 else s1 if k == 1 else s2 if k == 2 else s3
+        take = need1 & sk
+        picked |= np.uint64(take) << np.uint64(NUM_RANKS * k)
         need1, need2, need3, need4 = (need1 & ~take) | (need2 & take), (need2 & ~take) | (need3 & take), (
             need3 & ~take) | (need4 & take), need4 & ~take
-    flush_ranks = np.where(cat == FLUSH, _TOP_SET[5][np.choose(flush_suit, suits)],
-                           _STRAIGHT_SET[sf_high + 1])
-    flush_cards = flush_ranks.astype(np.uint64) << (NUM_RANKS * np.where(cat == FLUSH, flush_suit, sf_suit)).astype(
-        np.uint64)
-    cards = np.where((cat == FLUSH) | (cat == STRAIGHT_FLUSH), flush_cards, picked)
-    return values, cards
+    return value, picked
+
+
+@numba.njit(cache=True)
+def _evaluate_all(masks, values, cards):
+    for i in range(masks.shape[0]):
+        values[i], cards[i] = evaluate_one(masks[i])
+
+
+def _evaluate(masks: np.ndarray, want_cards: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """Values of the best five-card hands in ``masks``; with ``want_cards`` also the five cards (see best_five)."""
+    flat = np.ascontiguousarray(masks, dtype=np.uint64).reshape(-1)
+    values, cards = np.empty(flat.shape, np.int64), np.empty(flat.shape, np.uint64)
+    _evaluate_all(flat, values, cards)
+    shape = np.shape(masks)
+    return values.reshape(shape), (cards.reshape(shape) if want_cards else None)
 
 
 def mask_rank(masks: np.ndarray) -> np.ndarray:

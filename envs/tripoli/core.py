@@ -20,8 +20,8 @@ The engine follows the rules file; the points it leaves to an engine are fixed h
 
 Each step applies one decision per table, then resolves what follows without a decision (ante, deal, pay cards,
 showdown, Michigan runs, passed leads, the next deal) and every forced decision (C8) until each table waits on a
-real decision. The stages live in mixins: :mod:`envs.tripoli.deal_stage` (T4–T12, T26), :mod:`envs.tripoli.poker_stage`
-(T13–T17, T28) and :mod:`envs.tripoli.michigan` (T18–T25). See :mod:`envs.tripoli_v1` for the observation table and
+real decision. The rules are compiled per-table kernels (:mod:`envs.tripoli.kernels`); every batched entry point is
+one call into them, which loops over the tables. See :mod:`envs.tripoli_v1` for the observation table and
 :mod:`envs.tripoli.actions` for the actions.
 """
 
@@ -31,35 +31,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from envs.core import cards as C
-from envs.core.forced import report as report_forced
+from envs.core import forced
 from envs.core.game import BatchedGame
-from envs.core.rng import STREAM_DEALER, uniform_ints
+from envs.tripoli import kernels as K
 from envs.tripoli import observation as obs_mod
 from envs.tripoli import render as render_mod
-from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
+from envs.tripoli.actions import TripoliActions
 from envs.tripoli.config import TripoliConfig
-from envs.tripoli.deal_stage import DealStage
-from envs.tripoli.michigan import MichiganStage
-from envs.tripoli.poker_stage import PokerStage
-from envs.tripoli.state import (
-    NUM_PHASES,
-    NUM_SPACES,
-    P_AUCTION,
-    P_BET,
-    P_DONE,
-    P_LEAD,
-    P_NAME_SUIT,
-    P_RUN,
-    P_SELECT,
-    P_SPARE,
-    P_SUIT_AUCTION,
-    SPACE_POT,
-    TripoliState,
-)
+from envs.tripoli.state import NUM_SPACES, TripoliState
 
 
-class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState]):
+class TripoliGame(BatchedGame[TripoliState]):
     """Batched Tripoli core: ``TripoliGame(num_players=4, **options)`` with options of :class:`TripoliConfig`."""
 
     name: ClassVar[str] = "tripoli"
@@ -70,17 +52,22 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
     def __init__(self, num_players: int = 4, **options) -> None:
         super().__init__(num_players, **options)
         self.config: TripoliConfig
-        self.actions = TripoliActions(self.config.max_bid, self.config.bet_limit)
-        self._handlers = {
-            P_SPARE: self._act_spare,
-            P_AUCTION: self._act_auction,
-            P_SUIT_AUCTION: self._act_auction,
-            P_NAME_SUIT: self._act_name_suit,
-            P_SELECT: self._act_select,
-            P_BET: self._act_bet,
-            P_LEAD: self._act_lead,
-            P_RUN: self._act_run,
-        }
+        cfg = self.config
+        self.actions = A = TripoliActions(cfg.max_bid, cfg.bet_limit)
+        leader = "left_of_dealer" if cfg.cosmo else cfg.michigan_leader  # T19, T30
+        self._rules = K.Rules(
+            n=num_players, spare_hand=("full", "swap_only", "none").index(cfg.spare_hand), max_bid=cfg.max_bid,
+            pays_in_play=cfg.pays_in_play, select_best=cfg.poker_select == "best",
+            opener_is_dealer=cfg.poker_opener == "dealer", bet_limit=cfg.bet_limit, max_raises=cfg.max_raises,
+            leader=("poker_winner", "dealer", "left_of_dealer").index(leader),
+            first_lead_lowest=cfg.first_lead == "lowest", alternate=cfg.alternate_leads,
+            suit_auction=cfg.pay_suit == "auction", seq_rank=cfg.sequence_start - 2,
+            dead_shown=cfg.dead_hand == "shown", cosmo=cfg.cosmo, num_deals=cfg.num_deals,
+            final_round=("poker", "pots", "share", "none").index(cfg.final_round), final_pots=cfg.final_pots,
+            auto_forced=cfg.auto_forced, spare_phase=cfg.spare_phase, bid=A.bid, name_suit=A.name_suit,
+            select=A.select, check=A.check, call=A.call, fold=A.fold, bet=A.bet, raise_=A.raise_, lead=A.lead,
+            continue_run=A.continue_run,
+        )
 
     @property
     def num_actions(self) -> int:
@@ -127,186 +114,71 @@ class TripoliGame(DealStage, PokerStage, MichiganStage, BatchedGame[TripoliState
         final = betting * pots if cfg.num_deals > 1 else 0
         return cfg.num_deals * deal + final
 
-    # ================================================================== init
+    @property
+    def reward_range(self) -> tuple[float, float]:
+        """Bounds ``(low, high)`` of one seat's reward for one step, in chips. A step can play forced moves to the end
+        of the episode, so the bound is the most a seat can pay in an episode: per deal the ante (9, T4), two
+        auctions at ``max_bid`` (T7, T26), its bets of a betting round (at most ``(max_raises + 1) * bet_limit``,
+        T14) and 1 chip per card left in hand (T22, T23; at most 52), plus the bets of each final round (T28).
+        Chips are conserved (C10): a seat wins at most what the ``n - 1`` others pay."""
+        cfg, n = self.config, self.num_players
+        bets = (cfg.max_raises + 1) * cfg.bet_limit
+        finals = {"poker": 1, "pots": cfg.final_pots, "share": 0, "none": 0}[cfg.final_round] if cfg.num_deals > 1 \
+            else 0
+        low = -float(cfg.num_deals * (NUM_SPACES + 2 * cfg.max_bid + bets + 52) + finals * bets)
+        return low, -low * (n - 1)
+
+    # ================================================================== kernels
+    def _tables(self, s: TripoliState) -> K.Tables:
+        return K.Tables(*[getattr(s, name) for name in K.TABLE_FIELDS])
+
+    def _finish_forced(self, s: TripoliState, idx: np.ndarray, pending: np.ndarray) -> None:
+        """Widen the forced-move report arrays for the tables ``idx[pending]`` that ran out of room, and go on."""
+        while pending.any():
+            idx = idx[pending]
+            forced.grow(s, 2 * s.forced_seat.shape[1])
+            pending = np.zeros(idx.size, bool)
+            K.resume_tables(self._tables(s), self._rules, idx, pending)
+
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TripoliState:
         b, n = seeds.shape[0], self.num_players
-        z, zn = np.zeros(b, np.int64), np.zeros((b, n), np.int64)
+
+        def z(*shape, dtype=np.int64):
+            return np.zeros((b, *shape), dtype=dtype)
+
+        def none(*shape):
+            return np.full((b, *shape), -1, np.int64)
+
+        capacity = forced.INITIAL_CAPACITY
         s = TripoliState(
-            seeds=seeds,
-            current_player=z - 1,
-            legal_action_mask=np.zeros((b, self.num_actions), bool),
-            rewards=np.zeros((b, n), np.float64),
-            terminated=np.zeros(b, bool),
-            truncated=np.zeros(b, bool),
-            phase=z.copy(),
-            deal=z.copy(),
-            final=np.zeros(b, bool),
-            final_pot=z.copy(),
-            final_left=np.zeros((b, NUM_SPACES), np.int64),
-            dealer=(dealers.copy() if dealers is not None else uniform_ints(seeds, STREAM_DEALER, 0, n)),
-            balance=zn.copy(),
-            layout=np.zeros((b, NUM_SPACES), np.int64),
-            hands=np.zeros((b, n), np.uint64),
-            spare=np.zeros(b, np.uint64),
-            dead=np.zeros(b, np.uint64),
-            dead_shown=np.zeros(b, np.uint64),
-            played=np.zeros(b, np.uint64),
-            known=np.zeros((b, n), np.uint64),
-            pay_suit=z + C.HEARTS,
-            seq_rank=z + self.config.sequence_start - 2,
-            swapped=np.zeros(b, bool),
-            auctioned=np.zeros(b, bool),
-            high_bid=z.copy(),
-            high_bidder=z - 1,
-            passed=np.zeros((b, n), bool),
-            selected=np.zeros((b, n), np.uint64),
-            folded=np.zeros((b, n), bool),
-            round_bet=zn.copy(),
-            high_bet=z.copy(),
-            raises=z.copy(),
-            acted=np.zeros((b, n), bool),
-            shown=np.zeros((b, n), np.uint64),
-            poker_winner=z - 1,
-            run_suit=z - 1,
-            last_card=z - 1,
-            last_player=z - 1,
-            run_start=z - 1,
-            played_by=np.zeros((b, n), np.uint64),
+            seeds=seeds.copy(), current_player=none(), legal_action_mask=z(self.num_actions, dtype=bool),
+            rewards=z(n, dtype=np.float64), terminated=z(dtype=bool), truncated=z(dtype=bool), phase=z(), deal=z(),
+            final=z(dtype=bool), final_pot=z(), final_left=z(NUM_SPACES),
+            dealer=none() if dealers is None else dealers.astype(np.int64), balance=z(n), layout=z(NUM_SPACES),
+            hands=z(n, dtype=np.uint64), spare=z(dtype=np.uint64), dead=z(dtype=np.uint64),
+            dead_shown=z(dtype=np.uint64), played=z(dtype=np.uint64), known=z(n, dtype=np.uint64), pay_suit=z(),
+            seq_rank=z() + self._rules.seq_rank, swapped=z(dtype=bool), auctioned=z(dtype=bool), high_bid=z(),
+            high_bidder=none(), passed=z(n, dtype=bool), selected=z(n, dtype=np.uint64), folded=z(n, dtype=bool),
+            round_bet=z(n), high_bet=z(), raises=z(), acted=z(n, dtype=bool), shown=z(n, dtype=np.uint64),
+            poker_winner=none(), run_suit=none(), last_card=none(), last_player=none(), run_start=none(),
+            played_by=z(n, dtype=np.uint64),
             decks=(decks.astype(np.int16) if decks is not None else np.full((b, 1, 52), -1, np.int16)),
+            forced_count=z(), forced_seat=none(capacity), forced_action=none(capacity), forced_card=none(capacity),
         )
-        idx = np.arange(b)
-        self._start_deal(s, idx)
-        self._settle(s, idx)
-        s.rewards[:] = s.balance  # the first ante (and anything resolved before the first decision)
+        pending = np.zeros(b, bool)
+        K.init_tables(self._tables(s), self._rules, pending)
+        self._finish_forced(s, np.arange(b), pending)
         return s
 
-    # ================================================================== step
+    def _redeal(self, state: TripoliState, idx: np.ndarray, seeds: np.ndarray) -> None:
+        pending = np.zeros(idx.size, bool)
+        K.redeal_tables(self._tables(state), self._rules, idx, seeds, pending)
+        self._finish_forced(state, idx, pending)
+
     def _step(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> None:
-        before = s.balance[idx].copy()
-        self._apply(s, idx, actions)
-        self._settle(s, idx)
-        s.rewards[idx] = s.balance[idx] - before
-
-    def _apply(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> None:
-        """Apply one legal decision at each table ``idx``, by phase."""
-        phase = s.phase[idx]
-        present = np.flatnonzero(np.bincount(phase, minlength=NUM_PHASES))
-        if present.size == 1:
-            self._handlers[present[0]](s, idx, actions)
-            return
-        for p in present:
-            sel = phase == p
-            self._handlers[p](s, idx[sel], actions[sel])
-
-    def _settle(self, s: TripoliState, idx: np.ndarray) -> None:
-        """Compute legal masks; with ``auto_forced`` play every single-choice decision until none is left (C8)."""
-        pending = idx
-        while pending.size:
-            self._compute_masks(s, pending)
-            if not self.config.auto_forced:
-                return
-            mask = s.legal_action_mask[pending]
-            forced = mask.sum(axis=1) == 1
-            if self.config.cosmo:  # T30: the episode's first lead is always asked, so no episode ends at reset
-                forced &= ~((s.phase[pending] == P_LEAD) & (s.deal[pending] == 0) & (s.played[pending] == 0))
-            if not forced.any():
-                return
-            pending = pending[forced]
-            actions = mask[forced].argmax(axis=1)
-            p = s.current_player[pending]
-            lead = s.phase[pending] == P_LEAD  # a forced lead plays the lowest card of its suit: name it
-            suit_cards = s.hands[pending, p] & C.SUIT_MASKS[np.clip(actions - self.actions.lead, 0, 3)]
-            report_forced(s, pending, p, actions, np.where(lead, C.lowest_card(suit_cards), -1))
-            self._apply(s, pending, actions)
-
-    # ================================================================== episode (T28)
-    def _end_deal(self, s: TripoliState, idx: np.ndarray) -> None:
-        """After a deal or a final poker round: the next deal, the settlement of the layout (T28), or the end."""
-        if idx.size == 0:
-            return
-        cfg = self.config
-        regular = ~s.final[idx]
-        more = regular & (s.deal[idx] + 1 < cfg.num_deals)
-        nxt = idx[more]
-        s.deal[nxt] += 1
-        s.dealer[nxt] = (s.dealer[nxt] + 1) % self.num_players
-        self._start_deal(s, nxt)
-        last = idx[regular & ~more]  # the episode's last deal has just ended
-        if cfg.num_deals > 1 and cfg.final_round == "share":
-            self._share_layout(s, last)
-        elif cfg.num_deals > 1 and cfg.final_round in ("poker", "pots"):
-            self._divide_layout(s, last)
-        ended = idx[~more]
-        pots_left = s.final_left[ended, 0] > 0
-        self._start_final(s, ended[pots_left])
-        over = ended[~pots_left]
-        s.phase[over] = P_DONE
-        s.current_player[over] = -1
-        s.terminated[over] = True
-
-    def _divide_layout(self, s: TripoliState, idx: np.ndarray) -> None:
-        """T28 ``poker`` / ``pots``: every chip of the layout is gathered on the pot space and divided into the pots
-        of the final poker rounds (one with ``poker``, ``final_pots`` with ``pots``), as equal as possible, the
-        larger first. A pot with no chip is not played (decision: with ``poker`` too, there is nothing to win)."""
-        if idx.size == 0:
-            return
-        total = s.layout[idx].sum(axis=1)
-        s.layout[idx] = 0
-        s.layout[idx, SPACE_POT] = total
-        k = self.config.final_pots if self.config.final_round == "pots" else 1
-        s.final_left[idx] = 0
-        s.final_left[idx, :k] = total[:, None] // k + (np.arange(k) < total[:, None] % k)
-
-    def _share_layout(self, s: TripoliState, idx: np.ndarray) -> None:
-        """T28 ``share``: the layout's chips are shared equally among the players; a remainder that does not divide
-        stays on the layout (gathered on the pot space) and belongs to nobody."""
-        if idx.size == 0:
-            return
-        total = s.layout[idx].sum(axis=1)
-        each = total // self.num_players
-        s.balance[idx] += each[:, None]
-        s.layout[idx] = 0
-        s.layout[idx, SPACE_POT] = total - each * self.num_players
-
-    # ================================================================== legal masks
-    def _compute_masks(self, s: TripoliState, idx: np.ndarray) -> None:
-        A, cfg = self.actions, self.config
-        m = np.zeros((idx.size, self.num_actions), bool)
-        phase = s.phase[idx]
-        p = s.current_player[idx]
-        present = np.bincount(phase, minlength=NUM_PHASES) > 0
-        r = np.flatnonzero(phase == P_SPARE) if present[P_SPARE] else ()
-        if len(r):
-            m[r, KEEP] = True
-            m[r, SWAP] = ~s.swapped[idx[r]]
-            m[r, AUCTION] = (cfg.spare_hand == "full") & ~s.auctioned[idx[r]]
-        bidding = present[P_AUCTION] or present[P_SUIT_AUCTION]
-        r = np.flatnonzero((phase == P_AUCTION) | (phase == P_SUIT_AUCTION)) if bidding else ()
-        if len(r):
-            m[r, PASS] = True
-            k = np.arange(1, cfg.max_bid + 1)
-            m[r, A.bid : A.bid + cfg.max_bid] = k > s.high_bid[idx[r], None]
-        if present[P_NAME_SUIT]:
-            m[phase == P_NAME_SUIT, A.name_suit : A.name_suit + 4] = True
-        r = np.flatnonzero(phase == P_SELECT) if present[P_SELECT] else ()
-        if len(r):
-            free = s.hands[idx[r], p[r]] & ~s.selected[idx[r], p[r]]
-            m[r, A.select : A.select + 52] = C.mask_to_bits(free).astype(bool)
-        r = np.flatnonzero(phase == P_BET) if present[P_BET] else ()
-        if len(r):
-            opened = s.high_bet[idx[r]] > 0
-            m[r, A.check] = ~opened
-            m[r, A.bet : A.bet + cfg.bet_limit] = ~opened[:, None]
-            m[r, A.call] = opened
-            m[r, A.fold] = opened
-            can_raise = opened & (s.raises[idx[r]] < cfg.max_raises)
-            m[r, A.raise_ : A.raise_ + cfg.bet_limit] = can_raise[:, None]
-        r = np.flatnonzero(phase == P_LEAD) if present[P_LEAD] else ()
-        if len(r):
-            m[r, A.lead : A.lead + 4] = self._lead_suits(s, idx[r], s.hands[idx[r], p[r]][:, None])[:, 0]
-        if present[P_RUN]:
-            m[phase == P_RUN, A.continue_run] = True
-        s.legal_action_mask[idx] = m
+        pending = np.zeros(idx.size, bool)
+        K.step_tables(self._tables(s), self._rules, idx, actions, pending)
+        self._finish_forced(s, idx, pending)
 
     # ================================================================== views
     def _observe(self, state: TripoliState, seats: np.ndarray, out: np.ndarray) -> None:
