@@ -55,7 +55,6 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
     max_players = 7
     config_class = FlipFlopConfig
     config: FlipFlopConfig
-    version: ClassVar[int] = 1
     forced_capacity: ClassVar[int] = 1
     """With ``auto_forced`` a step forces at most one move (C8): a turn's draw always has two choices (drop, draw
     the stock; the stock is never empty at a draw, F21), a claim is always asked (F7), and a play phase with one

@@ -176,6 +176,8 @@ class TripoliGame(BatchedGame[TripoliState]):
         self._finish_forced(state, idx, pending)
 
     def _step(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> None:
+        if s.forced_seat.shape[1] < K.ROOM:  # a decided lead reports its run without asking for room
+            forced.grow(s, K.ROOM)
         pending = np.zeros(idx.size, bool)
         K.step_tables(self._tables(s), self._rules, idx, actions, pending)
         self._finish_forced(s, idx, pending)
