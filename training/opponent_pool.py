@@ -39,7 +39,8 @@ class PoolMember:
 
 
 def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
-    """``"heuristic=3,random=1"`` → pool members (weight 1 when not given). Raises
+    """``"heuristic=3,random=1"`` → pool members (weight 1 when not given); ``styles:N=W`` stands for the members
+    ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``. Raises
     :class:`~agents.registry.AgentSpecError` (one line) on a bad weight, an unknown agent, a name given twice, or a
     pool without a positive weight."""
     if not isinstance(spec, str) or not spec.strip():
@@ -57,9 +58,16 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
                 raise AgentSpecError(f"opponent {item!r}: the weight after '=' must be a number") from None
             if not weight >= 0 or weight == float("inf"):
                 raise AgentSpecError(f"opponent {item!r}: the weight must be a finite non-negative number")
-        if any(m.name == name for m in members):
-            raise AgentSpecError(f"opponents {spec!r}: {name!r} is given twice (give it one weight instead)")
-        members.append(PoolMember(name, make_agent(name, game), weight))
+        names, each = [name], weight
+        if name.startswith("styles:"):
+            count = name[len("styles:"):]
+            if not count.isdigit() or int(count) < 1:
+                raise AgentSpecError(f"opponent {item!r}: styles:N needs a number of styles N ≥ 1, e.g. styles:8")
+            names, each = [f"style:{k}" for k in range(int(count))], weight / int(count)
+        for one in names:
+            if any(m.name == one for m in members):
+                raise AgentSpecError(f"opponents {spec!r}: {one!r} is given twice (give it one weight instead)")
+            members.append(PoolMember(one, make_agent(one, game), each))
     if sum(m.weight for m in members) <= 0:
         raise AgentSpecError(f"opponents {spec!r}: need at least one agent with a positive weight")
     return members

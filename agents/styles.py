@@ -1,0 +1,80 @@
+"""Style families: random playing styles drawn inside the range the zoo spans, for diverse training pools.
+
+A trained agent meets in play players it never trained against. A pool of a handful of fixed bots teaches it to
+exploit those bots; a *family* of styles, each a heuristic whose parameters are drawn at random inside the box the
+zoo's styles span (between ``tight`` and ``aggressive`` for Tripoli's betting and auctions, with the heuristic's,
+``longsuit``'s or ``lowlead``'s Michigan leads; between ``early`` and ``patient`` for Flip Flop's drops, between
+``dumper`` and ``builder`` for its keeps), asks for play that holds up against many. ``style:K`` (any integer K ≥ 0)
+names member K of the game's family, the same on every machine; in ``cardgym train --opponents``, ``styles:N=W``
+puts members 0 … N−1 in the pool, sharing the weight W.
+
+The held-out styles of :mod:`agents.heldout` lie outside the box (a looser, bigger bettor; a calling station; a tight
+player with big bets; reckless and hoarding Flip Flop players), except ``aggro-longsuit``, which combines two zoo
+styles and so is a corner of the Tripoli box; the noisy and mixed players are not heuristics of fixed parameters.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from agents.flipflop_heuristic import FlipFlopHeuristic
+from agents.tripoli_bots import TripoliLongSuit, TripoliLowLead
+from agents.tripoli_heuristic import TripoliHeuristic
+from envs.core.game import BatchedGame
+
+FAMILY_SEED = 20_261_123
+"""Seeds every family's draws: ``style:K`` is the same style everywhere."""
+
+
+def _uniform(rng: np.random.Generator, low: float, high: float) -> float:
+    return round(float(rng.uniform(low, high)), 3)
+
+
+def _tripoli(rng: np.random.Generator) -> tuple[type, dict]:
+    """Betting and auction parameters inside [tight, aggressive]; one of the zoo's three lead styles."""
+    bet_above = _uniform(rng, 0.3, 0.7)
+    params = {
+        "swap_below": _uniform(rng, 0.3, 0.45),
+        "bet_above": bet_above,
+        "raise_above": _uniform(rng, max(0.6, bet_above + 0.1), 0.9),
+        "call_margin": _uniform(rng, -0.05, 0.3),
+        "hopeless_below": _uniform(rng, 0.02, 0.1),
+        "bet_scale": _uniform(rng, 1.0, 4.0),
+        "spare_price": _uniform(rng, 0.0, 10.0),
+        "spare_worth": _uniform(rng, 0.42, 0.5),
+        "suit_price_extra": int(rng.integers(-1, 2)),
+    }
+    base = (TripoliHeuristic, TripoliLongSuit, TripoliLowLead)[int(rng.integers(3))]
+    return base, params
+
+
+def _flipflop(rng: np.random.Generator) -> tuple[type, dict]:
+    """Drop parameters inside [early, patient]; keep parameters inside [dumper, builder]."""
+    keep = _uniform(rng, 0.0, 1.0)
+    return FlipFlopHeuristic, {
+        "drop_margin": _uniform(rng, 1.0, 7.0),
+        "drop_at": int(rng.integers(1, 9)),
+        "pair_keep": round(20 * keep),
+        "next_keep": round(10 * keep),
+        "gap_keep": round(5 * keep),
+        "take_to_build": bool(rng.integers(2)),
+    }
+
+
+FAMILIES = {"tripoli": _tripoli, "flipflop": _flipflop}
+"""Game name → the draw of one member's base class and parameters."""
+
+
+def style_params(game: str, k: int) -> tuple[type, dict]:
+    """Member ``k`` of ``game``'s family: its base class and parameters (``ValueError`` for a game without one)."""
+    if game not in FAMILIES:
+        raise ValueError(f"the game {game} has no style family (games with one: {', '.join(FAMILIES)})")
+    return FAMILIES[game](np.random.default_rng([FAMILY_SEED, k]))
+
+
+def make_style(game: BatchedGame, k: int) -> Agent:
+    """The agent ``style:k`` for ``game``."""
+    base, params = style_params(game.name, k)
+    cls = type(f"{base.__name__}Style{k}", (base,), {**params, "name": f"style:{k}"})
+    return cls(game)

@@ -1,0 +1,75 @@
+"""Style families (agents/styles.py): members are fixed by their number, stay inside the zoo's range, play legal
+actions and differently from each other; ``styles:N`` in an opponent pool; one-line refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.heldout import TripoliManiac, TripoliRock, TripoliStation
+from agents.registry import AgentSpecError, make_agent
+from agents.styles import FAMILIES, style_params
+from agents.tripoli_bots import TripoliAggressive, TripoliTight
+from envs.core.game import sample_legal
+from envs.registry import make_game
+from training.evaluate import evaluate
+from training.opponent_pool import parse_opponents
+
+BETTING = ("bet_above", "call_margin", "bet_scale")
+
+
+@pytest.mark.parametrize("k", range(40))
+def test_tripoli_members_lie_between_tight_and_aggressive(k: int) -> None:
+    _, params = style_params("tripoli", k)
+    for name in BETTING + ("swap_below", "hopeless_below", "spare_price"):
+        low, high = sorted((getattr(TripoliTight, name), getattr(TripoliAggressive, name)))
+        assert low <= params[name] <= high, (name, params[name])
+    assert params["raise_above"] > params["bet_above"]
+
+
+def test_tripoli_held_out_styles_lie_outside_the_family() -> None:
+    for style in (TripoliManiac, TripoliStation, TripoliRock):
+        outside = [name for name in BETTING
+                   if not min(TripoliTight.__dict__[name], TripoliAggressive.__dict__[name]) <= getattr(style, name)
+                   <= max(TripoliTight.__dict__[name], TripoliAggressive.__dict__[name])]
+        assert outside, style.name
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_members_are_fixed_legal_and_distinct(name: str) -> None:
+    game = make_game(name, 4)
+    assert style_params(name, 5) == style_params(name, 5) and style_params(name, 5) != style_params(name, 6)
+    state, rng = game.init(2, batch_size=256), np.random.default_rng(2)
+    for _ in range(6):
+        game.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    live = ~state.done
+    obs, mask = game.observe(state, np.maximum(state.current_player, 0))[live], state.legal_action_mask[live]
+    agents = [make_agent(f"style:{k}", game) for k in range(3)]
+    actions = [a.act(obs, mask, np.random.default_rng(0)) for a in agents]
+    for chosen in actions:
+        assert mask[np.arange(len(chosen)), chosen].all()
+    heuristic = make_agent("heuristic", game)
+    base = evaluate(game, [heuristic] * 4, 32, seed=3).group_returns
+    results = [evaluate(game, [a] + [heuristic] * 3, 32, seed=3).group_returns for a in agents]
+    assert not all(np.array_equal(r, base) for r in results)  # styles of their own
+
+
+def test_styles_in_an_opponent_pool_share_their_weight() -> None:
+    game = make_game("tripoli", 4)
+    pool = parse_opponents("heuristic=2,styles:4=2", game)
+    assert [(m.name, m.weight) for m in pool] == [("heuristic", 2.0)] + [(f"style:{k}", 0.5) for k in range(4)]
+    with pytest.raises(AgentSpecError, match="'style:1' is given twice"):
+        parse_opponents("styles:2,style:1", game)
+    with pytest.raises(AgentSpecError, match="styles:N needs a number of styles N ≥ 1"):
+        parse_opponents("styles:0", game)
+
+
+@pytest.mark.parametrize(("spec", "game", "message"), [
+    ("style:x", "tripoli", "a style is style:K with an integer K ≥ 0"),
+    ("style:-1", "tripoli", "a style is style:K with an integer K ≥ 0"),
+    ("style:2", "triolet", "the game triolet has no style family (games with one: tripoli, flipflop)"),
+])
+def test_bad_style_specs_are_refused(spec: str, game: str, message: str) -> None:
+    with pytest.raises(AgentSpecError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
+        make_agent(spec, make_game(game, 4))
+    assert "\n" not in str(info.value)
