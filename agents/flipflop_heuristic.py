@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import AgentBase
+from envs.flipflop import actions as T
 from envs.flipflop import observation as V
-from envs.flipflop import tables as T
 from envs.flipflop.core import FlipFlopGame
 
 _PUB_VALUE = np.minimum(np.arange(52) % 13 + 2, 10)

@@ -12,8 +12,8 @@ import numpy as np
 
 from agents.triolet_heuristic import RANK_VALUE, READY_PRIORITY, TrioletHeuristic, priorities, shed_low_first
 from envs.triolet import observation as O
+from envs.triolet.actions import SEVEN, TEN, TWO
 from envs.triolet.core import TrioletGame
-from envs.triolet.rules import SEVEN, TEN, TWO
 
 _SPECIALS_FIRST = {TEN: 3, SEVEN: 2, TWO: 1}
 _CARD_RANK = np.arange(52) % 13

@@ -22,9 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from agents.base import AgentBase
-from envs.triolet.core import TrioletGame
-from envs.triolet.observation import swap_cards
-from envs.triolet.rules import (
+from envs.triolet.actions import (
     MAX_COPIES,
     NUM_ACTIONS,
     PICK_UP,
@@ -34,6 +32,8 @@ from envs.triolet.rules import (
     READY,
     SWAP,
 )
+from envs.triolet.core import TrioletGame
+from envs.triolet.observation import swap_cards
 
 _TWO, _SEVEN, _TEN = 0, 5, 8
 RANK_VALUE = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])

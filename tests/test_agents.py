@@ -16,11 +16,11 @@ from agents.triolet_heuristic import TrioletHeuristic
 from agents.tripoli_heuristic import TripoliHeuristic
 from envs.core import poker
 from envs.core.cards import mask_of, parse_card
+from envs.flipflop import actions as FT
 from envs.flipflop import observation as FV
-from envs.flipflop import tables as FT
 from envs.registry import make_game
+from envs.triolet import actions as TR
 from envs.triolet import observation as TO
-from envs.triolet import rules as TR
 from envs.tripoli.actions import TripoliActions
 from envs.tripoli.observation import OBSERVATION_SIZE, OFFSETS, SCALARS
 from training.evaluate import play_tables

@@ -16,10 +16,10 @@ from envs.core.cards import parse_card
 from envs.core.config import ConfigError
 from envs.core.game import BatchedGame, sample_legal
 from envs.flipflop import FlipFlopGame
+from envs.flipflop import actions as FT
 from envs.flipflop import observation as FV
-from envs.flipflop import tables as FT
 from envs.flipflop.state import CUT_OFF, DROP_WON, INSTANT
-from envs.triolet import rules as LR
+from envs.triolet import actions as LR
 from envs.triolet.core import TrioletGame
 from envs.tripoli import actions as TA
 from envs.tripoli.core import TripoliGame

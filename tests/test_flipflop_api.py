@@ -16,7 +16,7 @@ from envs import flipflop_v1
 from envs.core.config import ConfigError
 from envs.core.game import IllegalActionError
 from envs.flipflop import FlipFlopGame
-from envs.flipflop import tables as T
+from envs.flipflop import actions as T
 from tests.reference.flipflop_ref import stack_deck
 
 TABLES = [(2, {}), (3, {}), (5, {}), (7, {}), (4, {"num_deals": 3, "bankroll": 8})]

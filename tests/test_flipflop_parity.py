@@ -12,7 +12,7 @@ import pytest
 
 from envs.core.game import sample_legal
 from envs.flipflop import FlipFlopGame
-from envs.flipflop import tables as T
+from envs.flipflop import actions as T
 from tests.reference.flipflop_ref import FlipFlopRef
 
 # (players, options, games): 1,200 single deals, 480 fixed-length sessions, 240 sessions until one is left,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from envs.core.rng import uniform_ints
 from envs.flipflop import FlipFlopGame
-from envs.flipflop import tables as T
+from envs.flipflop import actions as T
 from tests.seeded import seeded_legal_actions
 
 ALL = (1 << 52) - 1

@@ -10,8 +10,8 @@ from envs import flipflop_v1
 from envs.core.cards import card_str, parse_card
 from envs.core.config import ConfigError
 from envs.flipflop import FlipFlopGame
+from envs.flipflop import actions as T
 from envs.flipflop import observation as V
-from envs.flipflop import tables as T
 from envs.flipflop.state import CAUGHT, DROP_WON, FLOP_POT, GAME_POT, INSTANT, STOCK_OUT, TUNKED, WENT_OUT
 from tests.reference.flipflop_ref import stack_deck
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from envs.core.cards import CARD_BITS, DECK_SIZE
 from envs.core.game import sample_legal
 from envs.triolet import multiset as ms
+from envs.triolet.actions import copies_per_card
 from envs.triolet.core import TrioletGame
-from envs.triolet.rules import copies_per_card
 from tests.seeded import seeded_legal_actions
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,11 +15,11 @@ from agents.base import Agent, agent_label
 from agents.registry import make_agent
 from agents.zoo import BOTS, bot_class, list_bots
 from envs.core.cards import parse_card
+from envs.flipflop import actions as FT
 from envs.flipflop import observation as FV
-from envs.flipflop import tables as FT
 from envs.registry import make_game
+from envs.triolet import actions as TR
 from envs.triolet import observation as TO
-from envs.triolet import rules as TR
 from envs.tripoli.actions import PASS, TripoliActions
 from envs.tripoli.observation import OBSERVATION_SIZE, OFFSETS, SCALARS
 from training.cli import main

@@ -1,4 +1,6 @@
-"""Flip Flop (a Tunk rummy variant): the batched core, its configuration and state."""
+"""Flip Flop (a Tunk rummy variant): the batched core (``core``, rules compiled in ``kernels``), its configuration
+(``config``), state (``state``), card layout and action table (``actions``), observation (``observation``) and text
+pictures (``render``)."""
 
 from envs.flipflop.config import FlipFlopConfig
 from envs.flipflop.core import FlipFlopGame

@@ -34,9 +34,9 @@ from typing import ClassVar
 import numpy as np
 
 from envs.core.game import BatchedGame
+from envs.flipflop import actions as T
 from envs.flipflop import kernels as K
 from envs.flipflop import observation, render
-from envs.flipflop import tables as T
 from envs.flipflop.config import FlipFlopConfig
 from envs.flipflop.state import FlipFlopState
 

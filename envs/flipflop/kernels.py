@@ -4,7 +4,7 @@ Each rule function works on one table ``b`` of the state ``s`` (:data:`Tables`, 
 batch axis first) and reads like the rules file (rule ids in comments). The batch entry points (:func:`init_tables`,
 :func:`redeal_tables`, :func:`step_tables`) loop over the tables inside compiled code: one call from Python per batch;
 the observation's loop is :func:`envs.flipflop.observation.observe`. Card sets are ace-low ``uint64`` masks (see
-:mod:`envs.flipflop.tables`).
+:mod:`envs.flipflop.actions`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 
 from envs.core.bits import lowest, popcount
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
-from envs.flipflop import tables as T
+from envs.flipflop import actions as T
 from envs.flipflop.state import (
     CAUGHT,
     CLAIM,

@@ -15,7 +15,7 @@ import numpy as np
 
 from envs.core import bits
 from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
-from envs.flipflop import tables as T
+from envs.flipflop import actions as T
 from envs.flipflop.state import CLAIM, DRAW, PLAY, FlipFlopState
 
 MAX_SEATS = 7

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import card_str, popcount
-from envs.flipflop import tables as T
+from envs.flipflop import actions as T
 from envs.flipflop.state import CUT_OFF, END_NAMES, FlipFlopState
 
 

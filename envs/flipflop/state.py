@@ -1,5 +1,5 @@
 """The state of a batch of Flip Flop tables (numpy arrays, batch axis first; card sets are ace-low uint64 masks,
-see :mod:`envs.flipflop.tables`)."""
+see :mod:`envs.flipflop.actions`)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ A step applies the chosen action, then resolves forced moves (C8, e.g. a pick-up
 decision. The rules are compiled per-table kernels (:mod:`envs.triolet.kernels`); every batched entry point is one
 call into them, which loops over the tables. The state is :class:`envs.triolet.state.TrioletState`.
 
-Stacked decks list card ids in dealing order: a permutation of :func:`~envs.triolet.rules.deck_cards` (the stripped
+Stacked decks list card ids in dealing order: a permutation of :func:`~envs.triolet.actions.deck_cards` (the stripped
 deck with 3–5 players, ids 0..103 with two decks, C1/C3); :meth:`TrioletGame.stacked_deck` completes one from the
 cards dealt first. Dealing: seat ``s`` gets
 deck positions ``9s .. 9s+8`` — three face-down cards (slots #1–#3), three face-up cards, three hand cards — and the
@@ -37,8 +37,8 @@ from envs.core.cards import DECK_SIZE
 from envs.core.game import BatchedGame
 from envs.triolet import kernels as K
 from envs.triolet import observation, render
+from envs.triolet.actions import HAND_SIZE, NUM_ACTIONS, action_name, deck_cards
 from envs.triolet.config import TrioletConfig
-from envs.triolet.rules import HAND_SIZE, NUM_ACTIONS, action_name, deck_cards
 from envs.triolet.state import SWAP_PHASE, TrioletState
 
 MAX_SWAPS = K.MAX_SWAPS

@@ -21,7 +21,7 @@ from envs.core.bits import bit, lowest, popcount
 from envs.core.cards import DECK_SIZE, NUM_RANKS
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
 from envs.triolet import multiset as ms
-from envs.triolet.rules import (
+from envs.triolet.actions import (
     HAND_SIZE,
     MAX_COPIES,
     PICK_UP,

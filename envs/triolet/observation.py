@@ -15,7 +15,7 @@ import numpy as np
 from envs.core import bits
 from envs.core.cards import DECK_SIZE, NUM_RANKS
 from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
-from envs.triolet.rules import HAND_SIZE
+from envs.triolet.actions import HAND_SIZE
 
 MAX_SEATS = 8
 SPEC = ObservationSpec(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import DECK_SIZE, card_str
-from envs.triolet.rules import PICK_UP, PLAY_FACEDOWN, RANK_NAMES, action_name
+from envs.triolet.actions import PICK_UP, PLAY_FACEDOWN, RANK_NAMES, action_name
 
 
 def _cards(counts: np.ndarray, unicode: bool) -> str:
