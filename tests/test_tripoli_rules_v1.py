@@ -93,10 +93,10 @@ def end_of_last_deal(n: int, layout: list[int], **options) -> tuple[TripoliGame,
     s.layout[0] = layout
     s.deal[0] = 1
     s.dealer[0] = 1
-    tables = game._tables(s)
-    while K.end_deal(tables, game._rules, 0):  # the kernels the step runs when a deal ends
+    rec, rules, extra = game.kernel_args(s)
+    while K.end_deal(rec[0], rules, extra, 0):  # the kernels the step runs when a deal ends
         pass
-    K.settle(tables, game._rules, 0)
+    K.settle(rec[0], rules, extra, 0)
     return game, s
 
 

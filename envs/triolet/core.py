@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import forced
+from envs.core import forced, records
 from envs.core.cards import DECK_SIZE
 from envs.core.game import BatchedGame
 from envs.triolet import kernels as K
 from envs.triolet import observation, render
-from envs.triolet.actions import HAND_SIZE, NUM_ACTIONS, action_name, deck_cards
+from envs.triolet.actions import NUM_ACTIONS, action_name, deck_cards
 from envs.triolet.config import TrioletConfig
-from envs.triolet.state import SWAP_PHASE, TrioletState
+from envs.triolet.state import SWAP_PHASE, TrioletState, record_fields
 
 MAX_SWAPS = K.MAX_SWAPS
 
@@ -61,6 +61,7 @@ class TrioletGame(BatchedGame[TrioletState]):
         cfg = self.config
         self._rules = K.Rules(n=self.num_players, faceup_sets=cfg.faceup_sets, max_turns=cfg.max_turns,
                               show_failed_facedown=cfg.show_failed_facedown, auto_forced=cfg.auto_forced)
+        self._fields = record_fields(self.num_players, len(self.cards), NUM_ACTIONS)
 
     # ----- sizes -------------------------------------------------------------------------------------------------
     @property
@@ -99,8 +100,10 @@ class TrioletGame(BatchedGame[TrioletState]):
         return -1.0 / (self.num_players - 1), 1.0
 
     # ----- kernels -----------------------------------------------------------------------------------------------
-    def _tables(self, state: TrioletState) -> K.Tables:
-        return K.Tables(*[getattr(state, name) for name in K.TABLE_FIELDS])
+    def kernel_args(self, state: TrioletState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+        """The table records of ``state``, the rules and the arrays outside the records, as the kernels take them."""
+        return (records.records(state, self._fields), self._rules,
+                K.Extra(state.forced_count, state.forced_seat, state.forced_action, state.forced_card))
 
     def _finish_forced(self, state: TrioletState, idx: np.ndarray, pending: np.ndarray) -> None:
         """Widen the forced-move report arrays for the tables ``idx[pending]`` that filled them, and go on."""
@@ -108,44 +111,37 @@ class TrioletGame(BatchedGame[TrioletState]):
             idx = idx[pending]
             forced.grow(state, 2 * state.forced_seat.shape[1])
             pending = np.zeros(idx.size, bool)
-            K.settle_tables(self._tables(state), self._rules, idx, pending)
+            K.settle_tables(*self.kernel_args(state), idx, pending)
 
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TrioletState:
-        n, b, size = self.num_players, len(seeds), len(self.cards)
-
-        def z(*shape, dtype=np.int64):
-            return np.zeros((b, *shape), dtype=dtype)
-
-        def none(*shape, dtype=np.int64):
-            return np.full((b, *shape), -1, dtype)
-
+        b = len(seeds)
+        rec, views = records.allocate(b, self._fields)
+        views["seeds"][:] = seeds
+        views["deck"][:] = -1 if decks is None else decks[:, 0] % DECK_SIZE
+        views["dealer"][:] = -1 if dealers is None else dealers
+        views["phase"][:] = SWAP_PHASE
+        for name in ("current_player", "faceup", "facedown", "top", "winner", "last_seat", "last_action",
+                     "last_card"):
+            views[name][...] = -1
         capacity = forced.INITIAL_CAPACITY
         state = TrioletState(
-            seeds=seeds.copy(), current_player=none(), legal_action_mask=z(NUM_ACTIONS, dtype=bool),
-            rewards=z(n, dtype=np.float64), terminated=z(dtype=bool), truncated=z(dtype=bool),
-            deck=none(size, dtype=np.int8) if decks is None else (decks[:, 0] % DECK_SIZE).astype(np.int8),
-            stock_pos=z(), hand1=z(n, dtype=np.uint64), hand2=z(n, dtype=np.uint64), known1=z(n, dtype=np.uint64),
-            known2=z(n, dtype=np.uint64), faceup=none(n, HAND_SIZE, dtype=np.int8),
-            facedown=none(n, HAND_SIZE, dtype=np.int8), pile1=z(dtype=np.uint64), pile2=z(dtype=np.uint64),
-            burned1=z(dtype=np.uint64), burned2=z(dtype=np.uint64), top=none(), run=z(), phase=z() + SWAP_PHASE,
-            swaps=z(), ready=z(), dealer=none() if dealers is None else dealers.astype(np.int64), turns=z(),
-            winner=none(), last_seat=none(), last_action=none(), last_card=none(), last_burn=z(dtype=bool),
-            last_missed=z(dtype=bool), forced_count=z(), forced_seat=none(capacity),
-            forced_action=none(capacity), forced_card=none(capacity),
+            **views, forced_count=np.zeros(b, np.int64), forced_seat=np.full((b, capacity), -1, np.int64),
+            forced_action=np.full((b, capacity), -1, np.int64), forced_card=np.full((b, capacity), -1, np.int64),
         )
+        records.bind(state, rec, views)
         pending = np.zeros(b, bool)
-        K.init_tables(self._tables(state), self._rules, self.cards, pending)
+        K.init_tables(*self.kernel_args(state), self.cards, pending)
         self._finish_forced(state, np.arange(b), pending)
         return state
 
     def _redeal(self, state: TrioletState, idx: np.ndarray, seeds: np.ndarray) -> None:
         pending = np.zeros(idx.size, bool)
-        K.redeal_tables(self._tables(state), self._rules, self.cards, idx, seeds, pending)
+        K.redeal_tables(*self.kernel_args(state), self.cards, idx, seeds, pending)
         self._finish_forced(state, idx, pending)
 
     def _step(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> None:
         pending = np.zeros(idx.size, bool)
-        K.step_tables(self._tables(state), self._rules, idx, actions, pending)
+        K.step_tables(*self.kernel_args(state), idx, actions, pending)
         self._finish_forced(state, idx, pending)
 
     def settle(self, state: TrioletState, idx: np.ndarray | None = None) -> None:
@@ -154,7 +150,7 @@ class TrioletGame(BatchedGame[TrioletState]):
         idx = np.flatnonzero(~state.done) if idx is None else np.asarray(idx, np.int64)
         forced.ensure(state, self.forced_capacity)
         pending = np.zeros(idx.size, bool)
-        K.settle_tables(self._tables(state), self._rules, idx, pending)
+        K.settle_tables(*self.kernel_args(state), idx, pending)
         self._finish_forced(state, idx, pending)
 
     # ----- faces -------------------------------------------------------------------------------------------------

@@ -90,3 +90,19 @@ class TrioletState(BatchState):
     def burned(self) -> np.ndarray:
         """(B, 52) int8 copies of each card burned."""
         return ms.counts(self.burned1, self.burned2)
+
+
+def record_fields(n: int, deck_size: int, num_actions: int) -> dict[str, tuple[type, tuple[int, ...]]]:
+    """The fields of one table's record (:mod:`envs.core.records`) for ``n`` seats, a deck of ``deck_size`` cards and
+    ``num_actions`` actions: every field of :class:`TrioletState` but the forced-move report."""
+    i8, u8, b1 = np.int64, np.uint64, np.bool_
+    return {
+        "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)),
+        "rewards": (np.float64, (n,)), "terminated": (b1, ()), "truncated": (b1, ()), "deck": (np.int8, (deck_size,)),
+        "stock_pos": (i8, ()), "hand1": (u8, (n,)), "hand2": (u8, (n,)), "known1": (u8, (n,)), "known2": (u8, (n,)),
+        "faceup": (np.int8, (n, 3)), "facedown": (np.int8, (n, 3)), "pile1": (u8, ()), "pile2": (u8, ()),
+        "burned1": (u8, ()), "burned2": (u8, ()), "top": (i8, ()), "run": (i8, ()), "phase": (i8, ()),
+        "swaps": (i8, ()), "ready": (i8, ()), "dealer": (i8, ()), "turns": (i8, ()), "winner": (i8, ()),
+        "last_seat": (i8, ()), "last_action": (i8, ()), "last_card": (i8, ()), "last_burn": (b1, ()),
+        "last_missed": (b1, ()),
+    }

@@ -31,14 +31,14 @@ from typing import ClassVar
 
 import numpy as np
 
-from envs.core import forced
+from envs.core import forced, records
 from envs.core.game import BatchedGame
 from envs.tripoli import kernels as K
 from envs.tripoli import observation as obs_mod
 from envs.tripoli import render as render_mod
 from envs.tripoli.actions import TripoliActions
 from envs.tripoli.config import TripoliConfig
-from envs.tripoli.state import NUM_SPACES, TripoliState
+from envs.tripoli.state import NUM_SPACES, TripoliState, record_fields
 
 
 class TripoliGame(BatchedGame[TripoliState]):
@@ -68,6 +68,7 @@ class TripoliGame(BatchedGame[TripoliState]):
             select=A.select, check=A.check, call=A.call, fold=A.fold, bet=A.bet, raise_=A.raise_, lead=A.lead,
             continue_run=A.continue_run,
         )
+        self._fields = record_fields(num_players, A.size)
 
     @property
     def num_actions(self) -> int:
@@ -129,8 +130,10 @@ class TripoliGame(BatchedGame[TripoliState]):
         return low, -low * (n - 1)
 
     # ================================================================== kernels
-    def _tables(self, s: TripoliState) -> K.Tables:
-        return K.Tables(*[getattr(s, name) for name in K.TABLE_FIELDS])
+    def kernel_args(self, s: TripoliState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+        """The table records of ``s``, the rules and the arrays outside the records, as the kernels take them."""
+        return (records.records(s, self._fields), self._rules,
+                K.Extra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
 
     def _finish_forced(self, s: TripoliState, idx: np.ndarray, pending: np.ndarray) -> None:
         """Widen the forced-move report arrays for the tables ``idx[pending]`` that ran out of room, and go on."""
@@ -138,48 +141,39 @@ class TripoliGame(BatchedGame[TripoliState]):
             idx = idx[pending]
             forced.grow(s, 2 * s.forced_seat.shape[1])
             pending = np.zeros(idx.size, bool)
-            K.resume_tables(self._tables(s), self._rules, idx, pending)
+            K.resume_tables(*self.kernel_args(s), idx, pending)
 
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TripoliState:
-        b, n = seeds.shape[0], self.num_players
-
-        def z(*shape, dtype=np.int64):
-            return np.zeros((b, *shape), dtype=dtype)
-
-        def none(*shape):
-            return np.full((b, *shape), -1, np.int64)
-
+        b = seeds.shape[0]
+        rec, views = records.allocate(b, self._fields)
+        views["seeds"][:] = seeds
+        views["dealer"][:] = -1 if dealers is None else dealers
+        views["seq_rank"][:] = self._rules.seq_rank
+        for name in ("current_player", "high_bidder", "poker_winner", "run_suit", "last_card", "last_player",
+                     "run_start"):
+            views[name][:] = -1
         capacity = forced.INITIAL_CAPACITY
         s = TripoliState(
-            seeds=seeds.copy(), current_player=none(), legal_action_mask=z(self.num_actions, dtype=bool),
-            rewards=z(n, dtype=np.float64), terminated=z(dtype=bool), truncated=z(dtype=bool), phase=z(), deal=z(),
-            final=z(dtype=bool), final_pot=z(), final_left=z(NUM_SPACES),
-            dealer=none() if dealers is None else dealers.astype(np.int64), balance=z(n), layout=z(NUM_SPACES),
-            hands=z(n, dtype=np.uint64), spare=z(dtype=np.uint64), dead=z(dtype=np.uint64),
-            dead_shown=z(dtype=np.uint64), played=z(dtype=np.uint64), known=z(n, dtype=np.uint64), pay_suit=z(),
-            seq_rank=z() + self._rules.seq_rank, swapped=z(dtype=bool), auctioned=z(dtype=bool), high_bid=z(),
-            high_bidder=none(), passed=z(n, dtype=bool), selected=z(n, dtype=np.uint64), folded=z(n, dtype=bool),
-            round_bet=z(n), high_bet=z(), raises=z(), acted=z(n, dtype=bool), shown=z(n, dtype=np.uint64),
-            poker_winner=none(), run_suit=none(), last_card=none(), last_player=none(), run_start=none(),
-            played_by=z(n, dtype=np.uint64),
-            decks=(decks.astype(np.int16) if decks is not None else np.full((b, 1, 52), -1, np.int16)),
-            forced_count=z(), forced_seat=none(capacity), forced_action=none(capacity), forced_card=none(capacity),
+            **views, decks=(decks.astype(np.int16) if decks is not None else np.full((b, 1, 52), -1, np.int16)),
+            forced_count=np.zeros(b, np.int64), forced_seat=np.full((b, capacity), -1, np.int64),
+            forced_action=np.full((b, capacity), -1, np.int64), forced_card=np.full((b, capacity), -1, np.int64),
         )
+        records.bind(s, rec, views)
         pending = np.zeros(b, bool)
-        K.init_tables(self._tables(s), self._rules, pending)
+        K.init_tables(*self.kernel_args(s), pending)
         self._finish_forced(s, np.arange(b), pending)
         return s
 
     def _redeal(self, state: TripoliState, idx: np.ndarray, seeds: np.ndarray) -> None:
         pending = np.zeros(idx.size, bool)
-        K.redeal_tables(self._tables(state), self._rules, idx, seeds, pending)
+        K.redeal_tables(*self.kernel_args(state), idx, seeds, pending)
         self._finish_forced(state, idx, pending)
 
     def _step(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> None:
         if s.forced_seat.shape[1] < K.ROOM:  # a decided lead reports its run without asking for room
             forced.grow(s, K.ROOM)
         pending = np.zeros(idx.size, bool)
-        K.step_tables(self._tables(s), self._rules, idx, actions, pending)
+        K.step_tables(*self.kernel_args(s), idx, actions, pending)
         self._finish_forced(s, idx, pending)
 
     # ================================================================== views

@@ -1,7 +1,8 @@
 """Tripoli's rules as compiled per-table kernels (numba), and the batch loops the game class calls.
 
-Each rule function works on one table ``b`` of the state ``s`` (:data:`Tables`, a named tuple of the state's arrays,
-batch axis first) and reads like the rules file (rule ids in comments): the deal (T4–T12, T26), the poker stage
+Each rule function works on one table: its record ``t`` (:mod:`envs.core.records`; ``t.hands[p]`` is seat ``p``'s
+hand) and, where it deals or reports forced moves, the arrays ``x`` (:data:`Extra`) and the table's index ``b``;
+it reads like the rules file (rule ids in comments): the deal (T4–T12, T26), the poker stage
 (T13–T17, T28) and the Michigan stage (T18–T25, T30). Functions that can end a deal return ``True`` when it is
 over, and the caller then runs :func:`end_deal` (which can deal the next one): the kernels never call themselves.
 The batch entry points (:func:`init_tables`, :func:`redeal_tables`, :func:`step_tables`, :func:`resume_tables`)
@@ -43,15 +44,9 @@ from envs.tripoli.state import (
     SPACE_SEQUENCE,
 )
 
-TABLE_FIELDS = (
-    "seeds", "current_player", "legal_action_mask", "rewards", "terminated", "truncated", "forced_count",
-    "forced_seat", "forced_action", "forced_card", "phase", "deal", "final", "final_pot", "final_left", "dealer",
-    "balance", "layout", "hands", "spare", "dead", "dead_shown", "played", "known", "pay_suit", "seq_rank", "swapped",
-    "auctioned", "high_bid", "high_bidder", "passed", "selected", "folded", "round_bet", "high_bet", "raises", "acted",
-    "shown", "poker_winner", "run_suit", "last_card", "last_player", "run_start", "played_by", "decks",
-)
-Tables = namedtuple("Tables", TABLE_FIELDS)
-"""The state's arrays as the kernels take them (same names as :class:`envs.tripoli.state.TripoliState`)."""
+Extra = namedtuple("Extra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
+"""The state's arrays outside the table records (their width varies): the stacked decks and the forced-move
+report (:mod:`envs.core.forced`), batch axis first."""
 Rules = namedtuple("Rules", (
     "n", "spare_hand", "max_bid", "pays_in_play", "select_best", "opener_is_dealer", "bet_limit", "max_raises",
     "leader", "first_lead_lowest", "alternate", "suit_auction", "seq_rank", "dead_shown", "cosmo", "num_deals",
@@ -92,289 +87,289 @@ def holder(hands, card):
 
 
 @numba.njit(cache=True)
-def report(s, b, seat, action, card):
+def report(x, b, seat, action, card):
     """Append one forced move (C8) to table ``b``'s report."""
-    k = s.forced_count[b]
-    s.forced_seat[b, k] = seat
-    s.forced_action[b, k] = action
-    s.forced_card[b, k] = card
-    s.forced_count[b] = k + 1
+    k = x.forced_count[b]
+    x.forced_seat[b, k] = seat
+    x.forced_action[b, k] = action
+    x.forced_card[b, k] = card
+    x.forced_count[b] = k + 1
 
 
 # ================================================================== deal (T4, T5)
 @numba.njit(cache=True)
-def deal_deck(s, b, deck):
-    """The deck of deal number ``s.deal[b]``: the stacked one ``init`` was given for it, else shuffled (C7)."""
-    d = s.deal[b]
-    if d < s.decks.shape[1] and s.decks[b, d, 0] >= 0:
+def deal_deck(t, x, b, deck):
+    """The deck of deal number ``t.deal``: the stacked one ``init`` was given for it, else shuffled (C7)."""
+    d = t.deal
+    if d < x.decks.shape[1] and x.decks[b, d, 0] >= 0:
         for i in range(52):
-            deck[i] = s.decks[b, d, i]
+            deck[i] = x.decks[b, d, i]
     else:
-        shuffle_into(s.seeds[b], d, deck)
+        shuffle_into(t.seeds, d, deck)
 
 
 @numba.njit(cache=True)
-def clear_auction(s, b):
+def clear_auction(t):
     """A new deal has had no auction yet: no passes, no high bid (T7; the observation's auction fields)."""
-    s.high_bid[b] = 0
-    s.high_bidder[b] = -1
-    s.passed[b, :] = False
+    t.high_bid = 0
+    t.high_bidder = -1
+    t.passed[:] = False
 
 
 @numba.njit(cache=True)
-def start_deal(s, r, b):
+def start_deal(t, r, x, b):
     """T4 ante and T5 deal (cards one at a time from the dealer's left, the spare hand last in each round), then
     the spare-hand phase. Returns whether the deal is already over (T22, Cosmo)."""
     n = r.n
     for p in range(n):
-        s.balance[b, p] -= NUM_SPACES
+        t.balance[p] -= NUM_SPACES
     for k in range(NUM_SPACES):
-        s.layout[b, k] += n
+        t.layout[k] += n
     deck = np.empty(52, np.int64)
-    deal_deck(s, b, deck)
-    s.hands[b, :] = U0
-    s.spare[b] = U0
+    deal_deck(t, x, b, deck)
+    t.hands[:] = U0
+    t.spare = U0
     for i in range(52):
         j = i % (n + 1)
         if j == n:
-            s.spare[b] |= bit(deck[i])
+            t.spare |= bit(deck[i])
         else:
-            s.hands[b, (s.dealer[b] + 1 + j) % n] |= bit(deck[i])
-    s.dead[b] = U0
-    s.dead_shown[b] = U0
-    s.played[b] = U0
-    s.known[b, :] = U0
-    s.selected[b, :] = U0
-    s.shown[b, :] = U0
-    clear_auction(s, b)
+            t.hands[(t.dealer + 1 + j) % n] |= bit(deck[i])
+    t.dead = U0
+    t.dead_shown = U0
+    t.played = U0
+    t.known[:] = U0
+    t.selected[:] = U0
+    t.shown[:] = U0
+    clear_auction(t)
     if r.cosmo:  # T30: the board's windows are drawn for each deal, known to all
-        s.pay_suit[b] = uniform_int(s.seeds[b], STREAM_BOARD, 2 * s.deal[b], 4)
-        s.seq_rank[b] = uniform_int(s.seeds[b], STREAM_BOARD, 2 * s.deal[b] + 1, 11)
+        t.pay_suit = uniform_int(t.seeds, STREAM_BOARD, 2 * t.deal, 4)
+        t.seq_rank = uniform_int(t.seeds, STREAM_BOARD, 2 * t.deal + 1, 11)
     else:
-        s.pay_suit[b] = HEARTS
-    s.swapped[b] = False
-    s.auctioned[b] = False
-    s.poker_winner[b] = -1
-    s.run_suit[b] = -1
-    s.last_card[b] = -1
-    s.last_player[b] = -1
-    s.run_start[b] = -1
-    s.played_by[b, :] = U0
-    s.folded[b, :] = False
-    s.round_bet[b, :] = 0
-    s.high_bet[b] = 0
+        t.pay_suit = HEARTS
+    t.swapped = False
+    t.auctioned = False
+    t.poker_winner = -1
+    t.run_suit = -1
+    t.last_card = -1
+    t.last_player = -1
+    t.run_start = -1
+    t.played_by[:] = U0
+    t.folded[:] = False
+    t.round_bet[:] = 0
+    t.high_bet = 0
     if not r.spare_phase:
-        return after_spare(s, r, b)
-    s.phase[b] = P_SPARE
-    s.current_player[b] = s.dealer[b]
+        return after_spare(t, r)
+    t.phase = P_SPARE
+    t.current_player = t.dealer
     return False
 
 
 # ================================================================== spare hand (T6–T9)
 @numba.njit(cache=True)
-def act_spare(s, r, b, a):
+def act_spare(t, r, a):
     if a == SWAP:
-        d = s.dealer[b]
-        old = s.hands[b, d]
-        s.hands[b, d] = s.spare[b]
-        s.spare[b] = old
-        s.known[b, d] |= old
-        s.swapped[b] = True
-        if r.spare_hand == SPARE_SWAP_ONLY or s.auctioned[b]:
-            return after_spare(s, r, b)
+        d = t.dealer
+        old = t.hands[d]
+        t.hands[d] = t.spare
+        t.spare = old
+        t.known[d] |= old
+        t.swapped = True
+        if r.spare_hand == SPARE_SWAP_ONLY or t.auctioned:
+            return after_spare(t, r)
         return False
     if a == AUCTION:
-        start_auction(s, r, b, P_AUCTION)
+        start_auction(t, r, P_AUCTION)
         return False
-    return after_spare(s, r, b)  # KEEP
+    return after_spare(t, r)  # KEEP
 
 
 @numba.njit(cache=True)
-def start_auction(s, r, b, phase):
+def start_auction(t, r, phase):
     """T7 (spare hand: the dealer does not bid, bidding starts left of the dealer) or T26 (the dealer starts)."""
-    s.phase[b] = phase
-    clear_auction(s, b)
-    d = s.dealer[b]
+    t.phase = phase
+    clear_auction(t)
+    d = t.dealer
     if phase == P_AUCTION:
-        s.passed[b, d] = True
-        s.current_player[b] = (d + 1) % r.n
+        t.passed[d] = True
+        t.current_player = (d + 1) % r.n
     else:
-        s.current_player[b] = d
+        t.current_player = d
 
 
 @numba.njit(cache=True)
-def act_auction(s, r, b, a):
+def act_auction(t, r, a):
     n = r.n
-    p = s.current_player[b]
+    p = t.current_player
     if a == PASS:
-        s.passed[b, p] = True
+        t.passed[p] = True
     else:
-        s.high_bid[b] = a - r.bid + 1
-        s.high_bidder[b] = p
+        t.high_bid = a - r.bid + 1
+        t.high_bidder = p
     count = 0
     for q in range(n):
-        count += not s.passed[b, q]
-    won = s.high_bid[b] > 0 and count == 1
+        count += not t.passed[q]
+    won = t.high_bid > 0 and count == 1
     if not won and count > 0:  # the next bidder still in, clockwise
         for k in range(1, n + 1):
             q = (p + k) % n
-            if not s.passed[b, q]:
-                s.current_player[b] = q
+            if not t.passed[q]:
+                t.current_player = q
                 break
         return False
-    if s.phase[b] == P_AUCTION:
-        return spare_auction_end(s, r, b, won)
-    return suit_auction_end(s, r, b, won)
+    if t.phase == P_AUCTION:
+        return spare_auction_end(t, r, won)
+    return suit_auction_end(t, r, won)
 
 
 @numba.njit(cache=True)
-def spare_auction_end(s, r, b, won):
+def spare_auction_end(t, r, won):
     if won:  # T7: the winner pays the dealer and takes the spare hand; their old hand is dead
-        w, d, price = s.high_bidder[b], s.dealer[b], s.high_bid[b]
-        s.balance[b, w] -= price
-        s.balance[b, d] += price
-        old = s.hands[b, w]
-        s.hands[b, w] = s.spare[b]
-        s.spare[b] = U0
-        s.dead[b] |= old
+        w, d, price = t.high_bidder, t.dealer, t.high_bid
+        t.balance[w] -= price
+        t.balance[d] += price
+        old = t.hands[w]
+        t.hands[w] = t.spare
+        t.spare = U0
+        t.dead |= old
         if r.dead_shown:  # T7: discarded face up, seen by every player
-            s.dead_shown[b] |= old
-        s.known[b, w] |= old
-        s.auctioned[b] = True
-        return after_spare(s, r, b)
-    s.auctioned[b] = True  # no bid: the dealer decides again, unless they swapped already
-    if not s.swapped[b]:
-        s.phase[b] = P_SPARE
-        s.current_player[b] = s.dealer[b]
+            t.dead_shown |= old
+        t.known[w] |= old
+        t.auctioned = True
+        return after_spare(t, r)
+    t.auctioned = True  # no bid: the dealer decides again, unless they swapped already
+    if not t.swapped:
+        t.phase = P_SPARE
+        t.current_player = t.dealer
         return False
-    return after_spare(s, r, b)
+    return after_spare(t, r)
 
 
 @numba.njit(cache=True)
-def after_spare(s, r, b):
+def after_spare(t, r):
     if r.cosmo:  # T30: no poker stage; the player left of the dealer leads
-        return start_michigan(s, r, b)
+        return start_michigan(t, r)
     if r.suit_auction:
-        start_auction(s, r, b, P_SUIT_AUCTION)
+        start_auction(t, r, P_SUIT_AUCTION)
         return False
-    start_poker(s, r, b)
+    start_poker(t, r)
     return False
 
 
 # ================================================================== pay suit (T26)
 @numba.njit(cache=True)
-def suit_auction_end(s, r, b, won):
+def suit_auction_end(t, r, won):
     if won:
-        w = s.high_bidder[b]
-        s.balance[b, w] -= s.high_bid[b]
-        s.layout[b, SPACE_KITTY] += s.high_bid[b]
-        s.phase[b] = P_NAME_SUIT
-        s.current_player[b] = w
+        w = t.high_bidder
+        t.balance[w] -= t.high_bid
+        t.layout[SPACE_KITTY] += t.high_bid
+        t.phase = P_NAME_SUIT
+        t.current_player = w
     else:
-        start_poker(s, r, b)
+        start_poker(t, r)
     return False
 
 
 # ================================================================== stage 1 and selection (T10, T12)
 @numba.njit(cache=True)
-def start_poker(s, r, b):
+def start_poker(t, r):
     if not r.pays_in_play:
-        pay_on_deal(s, r, b)
+        pay_on_deal(t, r)
     if r.select_best:
         for p in range(r.n):
-            s.selected[b, p] = evaluate_one(s.hands[b, p])[1]
-        start_betting(s, r, b)
+            t.selected[p] = evaluate_one(t.hands[p])[1]
+        start_betting(t, r)
     else:
-        s.phase[b] = P_SELECT
-        s.current_player[b] = opener(s, r, b)
-        advance_selection(s, r, b)
+        t.phase = P_SELECT
+        t.current_player = opener(t, r)
+        advance_selection(t, r)
 
 
 @numba.njit(cache=True)
-def take_space(s, b, seat, space):
-    s.balance[b, seat] += s.layout[b, space]
-    s.layout[b, space] = 0
+def take_space(t, seat, space):
+    t.balance[seat] += t.layout[space]
+    t.layout[space] = 0
 
 
 @numba.njit(cache=True)
-def pay_on_deal(s, r, b):
+def pay_on_deal(t, r):
     """T10: pay cards of hearts, king-queen and the sequence, on the hands as they are after the spare phase."""
     n = r.n
     for space in range(5):  # a holder of the pay card takes the space's chips
-        p = holder(s.hands[b], HEARTS * 13 + PAY_RANKS[space])
+        p = holder(t.hands, HEARTS * 13 + PAY_RANKS[space])
         if p >= 0:
-            take_space(s, b, p, space)
+            take_space(t, p, space)
     kq = bit(HEARTS * 13 + RANK_KING) | bit(HEARTS * 13 + RANK_QUEEN)
     for p in range(n):
-        if s.hands[b, p] & kq == kq:
-            take_space(s, b, p, SPACE_KQ)
+        if t.hands[p] & kq == kq:
+            take_space(t, p, SPACE_KQ)
     qualifies = np.zeros(n, np.bool_)
     q = 0
     for p in range(n):
         for suit in range(4):
-            seq = np.uint64(7) << np.uint64(suit * 13 + s.seq_rank[b])
-            if s.hands[b, p] & seq == seq:
+            seq = np.uint64(7) << np.uint64(suit * 13 + t.seq_rank)
+            if t.hands[p] & seq == seq:
                 qualifies[p] = True
         q += qualifies[p]
     if q > 0:  # the sequence's chips are shared; the remainder stays
-        share = s.layout[b, SPACE_SEQUENCE] // q
+        share = t.layout[SPACE_SEQUENCE] // q
         for p in range(n):
             if qualifies[p]:
-                s.balance[b, p] += share
-        s.layout[b, SPACE_SEQUENCE] -= share * q
+                t.balance[p] += share
+        t.layout[SPACE_SEQUENCE] -= share * q
 
 
 @numba.njit(cache=True)
-def opener(s, r, b):
+def opener(t, r):
     """T13: left of the dealer, or the dealer."""
-    d = s.dealer[b]
+    d = t.dealer
     return d if r.opener_is_dealer else (d + 1) % r.n
 
 
 @numba.njit(cache=True)
-def act_select(s, r, b, a):
-    p = s.current_player[b]
-    s.selected[b, p] |= bit(a - r.select)
-    advance_selection(s, r, b)
+def act_select(t, r, a):
+    p = t.current_player
+    t.selected[p] |= bit(a - r.select)
+    advance_selection(t, r)
     return False
 
 
 @numba.njit(cache=True)
-def advance_selection(s, r, b):
+def advance_selection(t, r):
     """Move to the next selector once a player has five cards; complete selections that leave no choice (T12)."""
     for _ in range(r.n + 1):
-        p = s.current_player[b]
-        sel, hand = s.selected[b, p], s.hands[b, p]
+        p = t.current_player
+        sel, hand = t.selected[p], t.hands[p]
         need = 5 - popcount(sel)
         no_choice = need > 0 and popcount(hand & ~sel) == need
         if no_choice:
-            s.selected[b, p] = hand
+            t.selected[p] = hand
         if not (need == 0 or no_choice):
             return
         nxt = (p + 1) % r.n
-        if nxt == opener(s, r, b):
-            start_betting(s, r, b)
+        if nxt == opener(t, r):
+            start_betting(t, r)
             return
-        s.current_player[b] = nxt
+        t.current_player = nxt
 
 
 # ================================================================== betting (T13–T17, T28)
 @numba.njit(cache=True)
-def start_betting(s, r, b):
-    s.phase[b] = P_BET
-    s.folded[b, :] = False
-    s.round_bet[b, :] = 0
-    s.high_bet[b] = 0
-    s.raises[b] = 0
-    s.acted[b, :] = False
-    s.current_player[b] = opener(s, r, b)
+def start_betting(t, r):
+    t.phase = P_BET
+    t.folded[:] = False
+    t.round_bet[:] = 0
+    t.high_bet = 0
+    t.raises = 0
+    t.acted[:] = False
+    t.current_player = opener(t, r)
 
 
 @numba.njit(cache=True)
-def act_bet(s, r, b, a):
+def act_bet(t, r, a):
     n = r.n
-    p = s.current_player[b]
-    owed = s.high_bet[b] - s.round_bet[b, p]
+    p = t.current_player
+    owed = t.high_bet - t.round_bet[p]
     is_bet = r.bet <= a < r.raise_
     is_raise = r.raise_ <= a < r.lead
     put = 0
@@ -384,38 +379,38 @@ def act_bet(s, r, b, a):
         put = a - r.bet + 1
     elif is_raise:
         put = owed + a - r.raise_ + 1
-    s.balance[b, p] -= put
-    s.layout[b, SPACE_POT] += put
-    s.round_bet[b, p] += put
-    s.high_bet[b] = max(s.high_bet[b], s.round_bet[b, p])
+    t.balance[p] -= put
+    t.layout[SPACE_POT] += put
+    t.round_bet[p] += put
+    t.high_bet = max(t.high_bet, t.round_bet[p])
     if is_raise:
-        s.raises[b] += 1
+        t.raises += 1
     if a == r.fold:
-        s.folded[b, p] = True
+        t.folded[p] = True
     if is_bet or is_raise:
-        s.acted[b, :] = False
-    s.acted[b, p] = True
+        t.acted[:] = False
+    t.acted[p] = True
     live = 0
     settled = True
     for q in range(n):
-        if not s.folded[b, q]:
+        if not t.folded[q]:
             live += 1
-            if not s.acted[b, q] or s.round_bet[b, q] != s.high_bet[b]:
+            if not t.acted[q] or t.round_bet[q] != t.high_bet:
                 settled = False
     if live == 1:
-        return award(s, r, b, False)
+        return award(t, r, False)
     if settled:
-        return award(s, r, b, True)
+        return award(t, r, True)
     for k in range(1, n + 1):  # the next player still in, clockwise
         q = (p + k) % n
-        if not s.folded[b, q]:
-            s.current_player[b] = q
+        if not t.folded[q]:
+            t.current_player = q
             break
     return False
 
 
 @numba.njit(cache=True)
-def award(s, r, b, showdown):
+def award(t, r, showdown):
     """T15/T16 (or the final round, T28): pay the pot (or the final round's pot and bets) to the winner(s): the
     only player left, or at a showdown the best hands shown. Returns whether the deal is over."""
     n = r.n
@@ -424,106 +419,106 @@ def award(s, r, b, showdown):
         best = np.int64(-1)
         values = np.full(n, -1, np.int64)
         for p in range(n):
-            if s.folded[b, p]:
-                s.shown[b, p] = U0
+            if t.folded[p]:
+                t.shown[p] = U0
             else:
-                values[p] = evaluate_one(s.selected[b, p])[0]
-                s.shown[b, p] = s.selected[b, p]
+                values[p] = evaluate_one(t.selected[p])[0]
+                t.shown[p] = t.selected[p]
                 best = max(best, values[p])
         for p in range(n):
             winners[p] = values[p] == best
     else:
         for p in range(n):
-            winners[p] = not s.folded[b, p]
+            winners[p] = not t.folded[p]
     w = 0
-    s.poker_winner[b] = -1
+    t.poker_winner = -1
     for k in range(n):  # T17: the first winner from the dealer's left
-        p = (s.dealer[b] + 1 + k) % n
+        p = (t.dealer + 1 + k) % n
         if winners[p]:
             w += 1
-            if s.poker_winner[b] < 0:
-                s.poker_winner[b] = p
-    final = s.final[b]
+            if t.poker_winner < 0:
+                t.poker_winner = p
+    final = t.final
     if final:  # T28: a final round is for its pot and the bets of the round (other pots wait on the pot space)
-        total = s.final_pot[b]
+        total = t.final_pot
         for p in range(n):
-            total += s.round_bet[b, p]
+            total += t.round_bet[p]
     else:
-        total = s.layout[b, SPACE_POT]
+        total = t.layout[SPACE_POT]
     share = total // w
     rest = total - share * w if final else 0
     for k in range(n):
-        p = (s.dealer[b] + 1 + k) % n
+        p = (t.dealer + 1 + k) % n
         if winners[p]:
-            s.balance[b, p] += share
+            t.balance[p] += share
             if rest > 0:  # T28: the final round's remainder goes a chip at a time from the dealer's left
-                s.balance[b, p] += 1
+                t.balance[p] += 1
                 rest -= 1
     if final:
-        s.layout[b, SPACE_POT] -= total
-        s.final_pot[b] = 0
+        t.layout[SPACE_POT] -= total
+        t.final_pot = 0
         return True
-    s.layout[b, SPACE_POT] -= share * w  # T16: a poker pot's remainder stays on the pot space
-    return start_michigan(s, r, b)
+    t.layout[SPACE_POT] -= share * w  # T16: a poker pot's remainder stays on the pot space
+    return start_michigan(t, r)
 
 
 @numba.njit(cache=True)
-def start_final(s, r, b):
+def start_final(t, r, x, b):
     """T28 final poker round for the next pot of ``final_left``: no ante, fresh deck (the deck of deal number
     ``num_deals + k`` for the k-th final round), five cards each, no spare, no selection."""
     n = r.n
-    s.final[b] = True
-    s.final_pot[b] = s.final_left[b, 0]
+    t.final = True
+    t.final_pot = t.final_left[0]
     for k in range(NUM_SPACES - 1):
-        s.final_left[b, k] = s.final_left[b, k + 1]
-    s.final_left[b, NUM_SPACES - 1] = 0
-    s.deal[b] += 1
-    s.dealer[b] = (s.dealer[b] + 1) % n
+        t.final_left[k] = t.final_left[k + 1]
+    t.final_left[NUM_SPACES - 1] = 0
+    t.deal += 1
+    t.dealer = (t.dealer + 1) % n
     deck = np.empty(52, np.int64)
-    deal_deck(s, b, deck)
-    s.hands[b, :] = U0
+    deal_deck(t, x, b, deck)
+    t.hands[:] = U0
     for i in range(5 * n):
-        s.hands[b, (s.dealer[b] + 1 + i % n) % n] |= bit(deck[i])
+        t.hands[(t.dealer + 1 + i % n) % n] |= bit(deck[i])
     for p in range(n):
-        s.selected[b, p] = s.hands[b, p]
-    s.spare[b] = U0
-    s.dead[b] = U0
-    s.dead_shown[b] = U0
-    s.played[b] = U0
-    clear_auction(s, b)
-    s.known[b, :] = U0
-    s.shown[b, :] = U0
-    s.played_by[b, :] = U0
-    s.poker_winner[b] = -1
-    s.run_suit[b] = -1
-    s.last_card[b] = -1
-    s.last_player[b] = -1
-    start_betting(s, r, b)
+        t.selected[p] = t.hands[p]
+    t.spare = U0
+    t.dead = U0
+    t.dead_shown = U0
+    t.played = U0
+    clear_auction(t)
+    t.known[:] = U0
+    t.shown[:] = U0
+    t.played_by[:] = U0
+    t.poker_winner = -1
+    t.run_suit = -1
+    t.last_card = -1
+    t.last_player = -1
+    start_betting(t, r)
 
 
 # ================================================================== Michigan (T18–T25)
 @numba.njit(cache=True)
-def start_michigan(s, r, b):
-    d = s.dealer[b]
+def start_michigan(t, r):
+    d = t.dealer
     if r.leader == LEADER_POKER_WINNER:  # T19 (Cosmo, T30: left of the dealer)
-        first = s.poker_winner[b]
+        first = t.poker_winner
     elif r.leader == LEADER_DEALER:
         first = d
     else:
         first = (d + 1) % r.n
-    s.phase[b] = P_LEAD
-    return find_leader(s, r, b, first)
+    t.phase = P_LEAD
+    return find_leader(t, r, first)
 
 
 @numba.njit(cache=True)
-def lead_suits(s, r, b, hand, out):
+def lead_suits(t, r, hand, out):
     """``out[k]``: whether ``hand`` may lead suit ``k`` now (T20, T22; T30 alternate colours)."""
     low = np.full(4, 99, np.int64)
     for k in range(4):
         c = lowest(suit_cards(hand, k))
         if c >= 0:
             low[k] = c % 13
-    run = s.run_suit[b]
+    run = t.run_suit
     first = run < 0
     if r.alternate:
         want_red = False if first else not SUIT_IS_RED[run]
@@ -544,39 +539,39 @@ def lead_suits(s, r, b, hand, out):
 
 
 @numba.njit(cache=True)
-def can_lead(s, r, b, p):
+def can_lead(t, r, p):
     suits = np.zeros(4, np.bool_)
-    lead_suits(s, r, b, s.hands[b, p], suits)
+    lead_suits(t, r, t.hands[p], suits)
     return suits[0] or suits[1] or suits[2] or suits[3]
 
 
 @numba.njit(cache=True)
-def find_leader(s, r, b, designated):
+def find_leader(t, r, designated):
     """T22: the designated leader leads if they can, else the first player clockwise who can; else the deal ends
     with every player paying 1 chip per card in hand onto the kitty. Returns whether the deal is over."""
     n = r.n
     for k in range(n):
         p = (designated + k) % n
-        if can_lead(s, r, b, p):
-            s.current_player[b] = p
+        if can_lead(t, r, p):
+            t.current_player = p
             return False
     for p in range(n):
-        left = popcount(s.hands[b, p])
-        s.balance[b, p] -= left
-        s.layout[b, SPACE_KITTY] += left
+        left = popcount(t.hands[p])
+        t.balance[p] -= left
+        t.layout[SPACE_KITTY] += left
     return True
 
 
 @numba.njit(cache=True)
-def act_lead(s, r, b, a):
-    p = s.current_player[b]
-    card = lowest(suit_cards(s.hands[b, p], a - r.lead))
-    s.run_start[b] = card
-    return play_run(s, r, b, card)
+def act_lead(t, r, x, b, a):
+    p = t.current_player
+    card = lowest(suit_cards(t.hands[p], a - r.lead))
+    t.run_start = card
+    return play_run(t, r, x, b, card)
 
 
 @numba.njit(cache=True)
-def play_run(s, r, b, first):
+def play_run(t, r, x, b, first):
     """Play ``first`` (held by someone) and, with ``auto_forced``, the whole forced run after it (T21): the chain of
     consecutive cards of the suit in players' hands, each reported as its holder's forced ``continue run``. It
     stops the moment a player plays their last card (T23). Pay spaces (T25) are paid for the cards played."""
@@ -585,182 +580,182 @@ def play_run(s, r, b, first):
     out = False
     card = first
     while True:
-        p = holder(s.hands[b], card)
+        p = holder(t.hands, card)
         if card != first:
-            report(s, b, p, r.continue_run, card)
-        s.hands[b, p] &= ~bit(card)
-        s.played_by[b, p] |= bit(card)
-        s.played[b] |= bit(card)
+            report(x, b, p, r.continue_run, card)
+        t.hands[p] &= ~bit(card)
+        t.played_by[p] |= bit(card)
+        t.played |= bit(card)
         last = card
-        if s.hands[b, p] == U0:  # T23: out
+        if t.hands[p] == U0:  # T23: out
             out = True
             break
-        if not r.auto_forced or card == top or holder(s.hands[b], card + 1) < 0:
+        if not r.auto_forced or card == top or holder(t.hands, card + 1) < 0:
             break
         card += 1
-    last_player = holder(s.played_by[b], last)
-    s.last_card[b] = last
-    s.last_player[b] = last_player
-    s.run_suit[b] = first // 13
+    last_player = holder(t.played_by, last)
+    t.last_card = last
+    t.last_player = last_player
+    t.run_suit = first // 13
     if r.pays_in_play:
-        pay_in_play(s, r, b, first, last)
+        pay_in_play(t, r, first, last)
     if out:
-        return go_out(s, r, b, last_player)
+        return go_out(t, r, last_player)
     nxt = last + 1 if last % 13 < RANK_ACE else 64
-    who = holder(s.hands[b], nxt)
+    who = holder(t.hands, nxt)
     if who >= 0:  # only without auto_forced: the next card is asked for (C8)
-        s.phase[b] = P_RUN
-        s.current_player[b] = who
+        t.phase = P_RUN
+        t.current_player = who
         return False
-    s.phase[b] = P_LEAD
-    return find_leader(s, r, b, last_player)
+    t.phase = P_LEAD
+    return find_leader(t, r, last_player)
 
 
 @numba.njit(cache=True)
-def pay_in_play(s, r, b, first, last):
+def pay_in_play(t, r, first, last):
     """T25 for the cards ``first..last`` just played: a pay card's space goes to whoever played it; K-Q and the
     sequence go to a player who played all their cards consecutively within the current run (which starts at
     ``run_start``; runs hold consecutive cards, so "consecutive" means "all in this run")."""
-    pay, start = s.pay_suit[b], s.run_start[b]
-    by = s.played_by[b]
+    pay, start = t.pay_suit, t.run_start
+    by = t.played_by
     for space in range(5):
         card = pay * 13 + PAY_RANKS[space]
         if first <= card <= last:
-            take_space(s, b, holder(by, card), space)
+            take_space(t, holder(by, card), space)
     king = pay * 13 + RANK_KING
     if first <= king <= last and king - 1 >= start:
         owner = holder(by, king)
         kq = bit(king) | bit(king - 1)
         if owner >= 0 and by[owner] & kq == kq:
-            take_space(s, b, owner, SPACE_KQ)
-    high = s.run_suit[b] * 13 + s.seq_rank[b] + 2
+            take_space(t, owner, SPACE_KQ)
+    high = t.run_suit * 13 + t.seq_rank + 2
     if first <= high <= last and high - 2 >= start:
         owner = holder(by, high)
         seq = np.uint64(7) << np.uint64(high - 2)
         if owner >= 0 and by[owner] & seq == seq:
-            take_space(s, b, owner, SPACE_SEQUENCE)
+            take_space(t, owner, SPACE_SEQUENCE)
 
 
 @numba.njit(cache=True)
-def go_out(s, r, b, p):
+def go_out(t, r, p):
     """T23: the player out takes the kitty and 1 chip per card left in every other hand (T30 Cosmo: the pot space
     goes with the kitty). The deal is over."""
     total = 0
     for q in range(r.n):
-        left = popcount(s.hands[b, q])
-        s.balance[b, q] -= left
+        left = popcount(t.hands[q])
+        t.balance[q] -= left
         total += left
-    s.balance[b, p] += total + s.layout[b, SPACE_KITTY]
-    s.layout[b, SPACE_KITTY] = 0
+    t.balance[p] += total + t.layout[SPACE_KITTY]
+    t.layout[SPACE_KITTY] = 0
     if r.cosmo:
-        s.balance[b, p] += s.layout[b, SPACE_POT]
-        s.layout[b, SPACE_POT] = 0
+        t.balance[p] += t.layout[SPACE_POT]
+        t.layout[SPACE_POT] = 0
     return True
 
 
 # ================================================================== episode (T28)
 @numba.njit(cache=True)
-def end_deal(s, r, b):
+def end_deal(t, r, x, b):
     """After a deal or a final poker round: the next deal, the settlement of the layout (T28), or the end. Returns
     whether the next deal is already over too."""
     n = r.n
-    if not s.final[b]:
-        if s.deal[b] + 1 < r.num_deals:
-            s.deal[b] += 1
-            s.dealer[b] = (s.dealer[b] + 1) % n
-            return start_deal(s, r, b)
+    if not t.final:
+        if t.deal + 1 < r.num_deals:
+            t.deal += 1
+            t.dealer = (t.dealer + 1) % n
+            return start_deal(t, r, x, b)
         if r.num_deals > 1 and r.final_round == FINAL_SHARE:  # shared equally; a remainder belongs to nobody
             total = 0
             for k in range(NUM_SPACES):
-                total += s.layout[b, k]
-                s.layout[b, k] = 0
+                total += t.layout[k]
+                t.layout[k] = 0
             each = total // n
             for p in range(n):
-                s.balance[b, p] += each
-            s.layout[b, SPACE_POT] = total - each * n
+                t.balance[p] += each
+            t.layout[SPACE_POT] = total - each * n
         elif r.num_deals > 1 and (r.final_round == FINAL_POKER or r.final_round == FINAL_POTS):
-            divide_layout(s, r, b)
-    if s.final_left[b, 0] > 0:
-        start_final(s, r, b)
+            divide_layout(t, r)
+    if t.final_left[0] > 0:
+        start_final(t, r, x, b)
         return False
-    s.phase[b] = P_DONE
-    s.current_player[b] = -1
-    s.terminated[b] = True
+    t.phase = P_DONE
+    t.current_player = -1
+    t.terminated = True
     return False
 
 
 @numba.njit(cache=True)
-def divide_layout(s, r, b):
+def divide_layout(t, r):
     """T28 ``poker`` / ``pots``: every chip of the layout is gathered on the pot space and divided into the pots
     of the final poker rounds (one with ``poker``, ``final_pots`` with ``pots``), as equal as possible, the
     larger first. A pot with no chip is not played (decision: with ``poker`` too, there is nothing to win)."""
     total = 0
     for k in range(NUM_SPACES):
-        total += s.layout[b, k]
-        s.layout[b, k] = 0
-    s.layout[b, SPACE_POT] = total
+        total += t.layout[k]
+        t.layout[k] = 0
+    t.layout[SPACE_POT] = total
     pots = r.final_pots if r.final_round == FINAL_POTS else 1
     for k in range(NUM_SPACES):
-        s.final_left[b, k] = total // pots + (1 if k < total % pots else 0) if k < pots else 0
+        t.final_left[k] = total // pots + (1 if k < total % pots else 0) if k < pots else 0
 
 
 # ================================================================== decisions and forced moves
 @numba.njit(cache=True)
-def apply(s, r, b, a):
+def apply(t, r, x, b, a):
     """Apply one legal decision by phase; returns whether the deal is over."""
-    phase = s.phase[b]
+    phase = t.phase
     if phase == P_SPARE:
-        return act_spare(s, r, b, a)
+        return act_spare(t, r, a)
     if phase == P_AUCTION or phase == P_SUIT_AUCTION:
-        return act_auction(s, r, b, a)
+        return act_auction(t, r, a)
     if phase == P_NAME_SUIT:
-        s.pay_suit[b] = a - r.name_suit
-        start_poker(s, r, b)
+        t.pay_suit = a - r.name_suit
+        start_poker(t, r)
         return False
     if phase == P_SELECT:
-        return act_select(s, r, b, a)
+        return act_select(t, r, a)
     if phase == P_BET:
-        return act_bet(s, r, b, a)
+        return act_bet(t, r, a)
     if phase == P_LEAD:
-        return act_lead(s, r, b, a)
-    return play_run(s, r, b, s.last_card[b] + 1)  # P_RUN
+        return act_lead(t, r, x, b, a)
+    return play_run(t, r, x, b, t.last_card + 1)  # P_RUN
 
 
 @numba.njit(cache=True)
-def compute_mask(s, r, b):
+def compute_mask(t, r):
     """The legal actions of the decision table ``b`` waits on; returns how many there are."""
-    m = s.legal_action_mask[b]
+    m = t.legal_action_mask
     m[:] = False
-    phase = s.phase[b]
-    p = s.current_player[b]
+    phase = t.phase
+    p = t.current_player
     if phase == P_SPARE:
         m[KEEP] = True
-        m[SWAP] = not s.swapped[b]
-        m[AUCTION] = r.spare_hand == SPARE_FULL and not s.auctioned[b]
+        m[SWAP] = not t.swapped
+        m[AUCTION] = r.spare_hand == SPARE_FULL and not t.auctioned
     elif phase == P_AUCTION or phase == P_SUIT_AUCTION:
         m[PASS] = True
-        for k in range(s.high_bid[b] + 1, r.max_bid + 1):
+        for k in range(t.high_bid + 1, r.max_bid + 1):
             m[r.bid + k - 1] = True
     elif phase == P_NAME_SUIT:
         m[r.name_suit : r.name_suit + 4] = True
     elif phase == P_SELECT:
-        free = s.hands[b, p] & ~s.selected[b, p]
+        free = t.hands[p] & ~t.selected[p]
         while free:
             c = lowest(free)
             m[r.select + c] = True
             free &= ~bit(c)
     elif phase == P_BET:
-        if s.high_bet[b] > 0:
+        if t.high_bet > 0:
             m[r.call] = True
             m[r.fold] = True
-            if s.raises[b] < r.max_raises:
+            if t.raises < r.max_raises:
                 m[r.raise_ : r.raise_ + r.bet_limit] = True
         else:
             m[r.check] = True
             m[r.bet : r.bet + r.bet_limit] = True
     elif phase == P_LEAD:
         suits = np.zeros(4, np.bool_)
-        lead_suits(s, r, b, s.hands[b, p], suits)
+        lead_suits(t, r, t.hands[p], suits)
         for k in range(4):
             m[r.lead + k] = suits[k]
     elif phase == P_RUN:
@@ -772,102 +767,106 @@ def compute_mask(s, r, b):
 
 
 @numba.njit(cache=True)
-def settle(s, r, b):
+def settle(t, r, x, b):
     """Compute the legal mask; with ``auto_forced`` play every single-choice decision until none is left (C8).
     Returns False when the report arrays lack room for the next forced move (it stays pending)."""
     while True:
-        count = compute_mask(s, r, b)
+        count = compute_mask(t, r)
         if not r.auto_forced or count != 1:
             return True
-        phase = s.phase[b]
-        if r.cosmo and phase == P_LEAD and s.deal[b] == 0 and s.played[b] == U0:
+        phase = t.phase
+        if r.cosmo and phase == P_LEAD and t.deal == 0 and t.played == U0:
             return True  # T30: the episode's first lead is always asked, so no episode ends at reset
-        if s.forced_count[b] + ROOM > s.forced_seat.shape[1]:
+        if x.forced_count[b] + ROOM > x.forced_seat.shape[1]:
             return False
         a = 0
-        while not s.legal_action_mask[b, a]:
+        while not t.legal_action_mask[a]:
             a += 1
-        p = s.current_player[b]
-        card = lowest(suit_cards(s.hands[b, p], a - r.lead)) if phase == P_LEAD else -1
-        report(s, b, p, a, card)
-        over = apply(s, r, b, a)
+        p = t.current_player
+        card = lowest(suit_cards(t.hands[p], a - r.lead)) if phase == P_LEAD else -1
+        report(x, b, p, a, card)
+        over = apply(t, r, x, b, a)
         while over:
-            over = end_deal(s, r, b)
+            over = end_deal(t, r, x, b)
 
 
 # ================================================================== batch entry points
 @numba.njit(cache=True)
-def deal_table(s, r, b):
+def deal_table(t, r, x, b):
     """A table's first deal of an episode (its seed, stacked decks and dealer are set; -1: drawn from the seed)."""
-    if s.dealer[b] < 0:
-        s.dealer[b] = uniform_int(s.seeds[b], STREAM_DEALER, 0, r.n)
-    over = start_deal(s, r, b)
+    if t.dealer < 0:
+        t.dealer = uniform_int(t.seeds, STREAM_DEALER, 0, r.n)
+    over = start_deal(t, r, x, b)
     while over:
-        over = end_deal(s, r, b)
-    done = settle(s, r, b)
+        over = end_deal(t, r, x, b)
+    done = settle(t, r, x, b)
     for p in range(r.n):
-        s.rewards[b, p] = s.balance[b, p]  # the first ante (and anything resolved before the first decision)
+        t.rewards[p] = t.balance[p]  # the first ante (and anything resolved before the first decision)
     return done
 
 
 @numba.njit(cache=True)
-def init_tables(s, r, pending):
+def init_tables(rec, r, x, pending):
     """Deal every table of a fresh state; ``pending[b]`` is set where forced moves wait on wider report arrays."""
-    for b in range(s.seeds.shape[0]):
-        pending[b] = not deal_table(s, r, b)
+    for b in range(rec.shape[0]):
+        pending[b] = not deal_table(rec[b], r, x, b)
 
 
 @numba.njit(cache=True)
-def redeal_tables(s, r, idx, seeds, pending):
+def redeal_tables(rec, r, x, idx, seeds, pending):
     """Start a new episode at tables ``idx`` with ``seeds`` (as :func:`init_tables` deals them, no stacked deck)."""
     for i in range(idx.shape[0]):
         b = idx[i]
-        s.seeds[b] = seeds[i]
-        s.current_player[b] = -1
-        s.rewards[b, :] = 0.0
-        s.terminated[b] = False
-        s.truncated[b] = False
-        s.forced_count[b] = 0
-        s.phase[b] = 0
-        s.deal[b] = 0
-        s.final[b] = False
-        s.final_pot[b] = 0
-        s.final_left[b, :] = 0
-        s.dealer[b] = -1
-        s.balance[b, :] = 0
-        s.layout[b, :] = 0
-        s.seq_rank[b] = r.seq_rank
-        s.high_bid[b] = 0
-        s.high_bidder[b] = -1
-        s.passed[b, :] = False
-        s.raises[b] = 0
-        s.acted[b, :] = False
-        s.decks[b, :, :] = -1
-        pending[i] = not deal_table(s, r, b)
+        t = rec[b]
+        t.seeds = seeds[i]
+        t.current_player = -1
+        t.rewards[:] = 0.0
+        t.terminated = False
+        t.truncated = False
+        x.forced_count[b] = 0
+        t.phase = 0
+        t.deal = 0
+        t.final = False
+        t.final_pot = 0
+        t.final_left[:] = 0
+        t.dealer = -1
+        t.balance[:] = 0
+        t.layout[:] = 0
+        t.seq_rank = r.seq_rank
+        t.high_bid = 0
+        t.high_bidder = -1
+        t.passed[:] = False
+        t.raises = 0
+        t.acted[:] = False
+        x.decks[b, :, :] = -1
+        pending[i] = not deal_table(t, r, x, b)
 
 
 @numba.njit(cache=True)
-def step_tables(s, r, idx, actions, pending):
+def step_tables(rec, r, x, idx, actions, pending):
     """Play ``actions[i]`` (legal) at table ``idx[i]``, then every forced move; rewards are the balance changes."""
     before = np.empty(r.n, np.int64)
     for i in range(idx.shape[0]):
         b = idx[i]
-        before[:] = s.balance[b]
-        over = apply(s, r, b, actions[i])
+        t = rec[b]
+        before[:] = t.balance
+        over = apply(t, r, x, b, actions[i])
         while over:
-            over = end_deal(s, r, b)
-        pending[i] = not settle(s, r, b)
+            over = end_deal(t, r, x, b)
+        pending[i] = not settle(t, r, x, b)
         for p in range(r.n):
-            s.rewards[b, p] = s.balance[b, p] - before[p]
+            t.rewards[p] = t.balance[p] - before[p]
 
 
 @numba.njit(cache=True)
-def resume_tables(s, r, idx, pending):
-    """Go on with the forced moves of tables ``idx`` after their report arrays were widened; rewards add up."""
+def resume_tables(rec, r, x, idx, pending):
+    """Go on with the forced moves of tables ``idx`` after their report arrays were widened, or after a position was
+    set up by hand (the legal masks are computed again); rewards add up."""
     before = np.empty(r.n, np.int64)
     for i in range(idx.shape[0]):
         b = idx[i]
-        before[:] = s.balance[b]
-        pending[i] = not settle(s, r, b)
+        t = rec[b]
+        before[:] = t.balance
+        pending[i] = not settle(t, r, x, b)
         for p in range(r.n):
-            s.rewards[b, p] += s.balance[b, p] - before[p]
+            t.rewards[p] += t.balance[p] - before[p]

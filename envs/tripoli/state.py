@@ -113,3 +113,21 @@ class TripoliState(BatchState):
     decks: np.ndarray
     """(B, K, 52) int16 — stacked decks of the episode's first K deals, in dealing order (-1 rows: shuffled from
     the seed); deal numbers K and later (final rounds included) are shuffled from the seed."""
+
+
+def record_fields(n: int, num_actions: int) -> dict[str, tuple[type, tuple[int, ...]]]:
+    """The fields of one table's record (:mod:`envs.core.records`) for ``n`` seats and ``num_actions`` actions: every
+    field of :class:`TripoliState` but the stacked decks and the forced-move report, with its per-table shape."""
+    i8, u8, b1 = np.int64, np.uint64, np.bool_
+    return {
+        "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)),
+        "rewards": (np.float64, (n,)), "terminated": (b1, ()), "truncated": (b1, ()), "phase": (i8, ()),
+        "deal": (i8, ()), "final": (b1, ()), "final_pot": (i8, ()), "final_left": (i8, (NUM_SPACES,)),
+        "dealer": (i8, ()), "balance": (i8, (n,)), "layout": (i8, (NUM_SPACES,)), "hands": (u8, (n,)),
+        "spare": (u8, ()), "dead": (u8, ()), "dead_shown": (u8, ()), "played": (u8, ()), "known": (u8, (n,)),
+        "pay_suit": (i8, ()), "seq_rank": (i8, ()), "swapped": (b1, ()), "auctioned": (b1, ()), "high_bid": (i8, ()),
+        "high_bidder": (i8, ()), "passed": (b1, (n,)), "selected": (u8, (n,)), "folded": (b1, (n,)),
+        "round_bet": (i8, (n,)), "high_bet": (i8, ()), "raises": (i8, ()), "acted": (b1, (n,)), "shown": (u8, (n,)),
+        "poker_winner": (i8, ()), "run_suit": (i8, ()), "last_card": (i8, ()), "last_player": (i8, ()),
+        "run_start": (i8, ()), "played_by": (u8, (n,)),
+    }

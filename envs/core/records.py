@@ -1,0 +1,58 @@
+"""Table records: a compiled core keeps each table's state in one record of a structured numpy array.
+
+A per-table kernel then takes the table's record (``rec[b]``, passed to compiled code as one pointer) instead of a
+tuple of dozens of arrays, and reads and writes the table's fields in a few adjacent cache lines. The state object
+the API hands out is unchanged: each of its fields is a view of one field of the record array (batch axis first;
+booleans are stored as ``uint8``, which numba's records need, and viewed as ``bool``), so reading
+``state.hands`` or writing ``state.balance[0] = 5`` reads or writes the records.
+
+A state whose fields are no longer those views (``take``, ``copy``, or a field replaced by hand) gets a new record
+array built from its fields the next time a kernel needs it (:func:`records`), and its fields become views again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+_BOUND = "_records"
+"""The attribute of a state holding ``(record array, the field views)``."""
+
+
+def record_dtype(fields: dict[str, tuple[Any, tuple[int, ...]]]) -> np.dtype:
+    """The aligned record dtype of ``fields`` (name → (dtype, per-table shape)); booleans become ``uint8``."""
+    return np.dtype([(name, np.uint8 if np.dtype(dt) == np.bool_ else dt, shape) for name, (dt, shape) in
+                     fields.items()], align=True)
+
+
+def _views(rec: np.ndarray, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> dict[str, np.ndarray]:
+    return {name: rec[name].view(np.bool_) if np.dtype(dt) == np.bool_ else rec[name]
+            for name, (dt, _) in fields.items()}
+
+
+def allocate(batch: int, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """A zeroed record array of ``batch`` tables and the views that become the state's fields."""
+    rec = np.zeros(batch, record_dtype(fields))
+    return rec, _views(rec, fields)
+
+
+def bind(state: Any, rec: np.ndarray, views: dict[str, np.ndarray]) -> None:
+    """Make the views of ``rec`` the fields of ``state``."""
+    for name, view in views.items():
+        setattr(state, name, view)
+    object.__setattr__(state, _BOUND, (rec, tuple(views.values())))
+
+
+def records(state: Any, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> np.ndarray:
+    """The record array behind ``state``'s fields, rebuilt from the fields (and bound) if they are not its views."""
+    bound = getattr(state, _BOUND, None)
+    if bound is not None:
+        rec, views = bound
+        if all(getattr(state, name) is view for name, view in zip(fields, views, strict=True)):
+            return rec
+    rec, views = allocate(state.batch_size, fields)
+    for name, view in views.items():
+        view[...] = getattr(state, name)
+    bind(state, rec, views)
+    return rec
