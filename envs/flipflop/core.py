@@ -33,12 +33,13 @@ from typing import ClassVar
 
 import numpy as np
 
+from envs.core import records
 from envs.core.game import BatchedGame
 from envs.flipflop import actions as T
 from envs.flipflop import kernels as K
 from envs.flipflop import observation, render
 from envs.flipflop.config import FlipFlopConfig
-from envs.flipflop.state import FlipFlopState
+from envs.flipflop.state import FlipFlopState, record_fields
 
 
 def hand_totals(hands: np.ndarray) -> np.ndarray:
@@ -70,6 +71,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             auto_forced=cfg.auto_forced, stake=float(cfg.stake),
             start=float(cfg.bankroll) if cfg.session else 0.0,
         )
+        self._fields = record_fields(num_players, T.NUM_ACTIONS)
 
     @property
     def num_actions(self) -> int:
@@ -110,9 +112,10 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             return -4.0 * cfg.stake, float(n * cfg.bankroll) * cfg.stake
         return -1.0 * cfg.stake, float(4 * n - 1) * cfg.stake
 
-    @staticmethod
-    def _tables(state: FlipFlopState) -> K.Tables:
-        return K.Tables(*[getattr(state, name) for name in K.TABLE_FIELDS])
+    def kernel_args(self, s: FlipFlopState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+        """The table records of ``s``, the rules and the arrays outside the records, as the kernels take them."""
+        return (records.records(s, self._fields), self._rules,
+                K.Extra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
 
     def _observe(self, state: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
         observation.observe(state, seats, out)
@@ -121,34 +124,23 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         return render.render(state, table, viewer, unicode)
 
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> FlipFlopState:
-        B, n = len(seeds), self.num_players
-
-        def z(*shape, dtype=np.int64):
-            return np.zeros((B, *shape), dtype=dtype)
-
-        def none(*shape):
-            return np.full((B, *shape), -1, np.int64)
-
+        b = len(seeds)
+        rec, views = records.allocate(b, self._fields)
+        views["seeds"][:] = seeds
+        views["dealer"][:] = -1 if dealers is None else dealers
+        views["last_action"][:] = -1
+        capacity = self.forced_capacity
         s = FlipFlopState(
-            seeds=seeds.copy(), current_player=z(), legal_action_mask=z(T.NUM_ACTIONS, dtype=bool),
-            rewards=z(n, dtype=np.float64), terminated=z(dtype=bool), truncated=z(dtype=bool),
-            hands=z(n, dtype=np.uint64), deck=z(52), stock_pos=z(), pile=z(52), pile_len=z(),
-            runs=z(dtype=np.uint64), sets=z(dtype=np.uint64), set_open=z(dtype=np.uint64),
-            spreads=z(n, dtype=np.uint64), taken_by=z(n, dtype=np.uint64), shown=z(dtype=np.uint64), flip_card=z(),
-            low_shown=z(2), had_turn=z(n, dtype=bool), side_winner=z(2), sides_paid=z(dtype=bool), phase=z(),
-            taken=z(dtype=np.uint64), last_turn=z(dtype=bool), turn_no=z(), spreads3=z(n), other_laid=z(n, dtype=bool),
-            bank=z(n, dtype=np.float64), pots=z(3, dtype=np.float64), anted=z(n, 3, dtype=bool),
-            in_deal=z(n, dtype=bool), out=z(n, dtype=bool), all_in=z(n, dtype=bool), won_game=z(n, dtype=bool),
-            dealer=none() if dealers is None else dealers.astype(np.int64), deal_no=z(), last_action=none(n),
-            decks=(decks.astype(np.int16) if decks is not None else np.full((B, 1, 52), -1, np.int16)),
-            end_reason=z(), forced_count=z(), forced_seat=none(self.forced_capacity),
-            forced_action=none(self.forced_capacity), forced_card=none(self.forced_capacity),
+            **views, decks=(decks.astype(np.int16) if decks is not None else np.full((b, 1, 52), -1, np.int16)),
+            forced_count=np.zeros(b, np.int64), forced_seat=np.full((b, capacity), -1, np.int64),
+            forced_action=np.full((b, capacity), -1, np.int64), forced_card=np.full((b, capacity), -1, np.int64),
         )
-        K.init_tables(self._tables(s), self._rules)
+        records.bind(s, rec, views)
+        K.init_tables(*self.kernel_args(s))
         return s
 
     def _redeal(self, state: FlipFlopState, idx: np.ndarray, seeds: np.ndarray) -> None:
-        K.redeal_tables(self._tables(state), self._rules, idx, seeds)
+        K.redeal_tables(*self.kernel_args(state), idx, seeds)
 
     def _step(self, s: FlipFlopState, idx: np.ndarray, actions: np.ndarray) -> None:
-        K.step_tables(self._tables(s), self._rules, idx, actions)
+        K.step_tables(*self.kernel_args(s), idx, actions)

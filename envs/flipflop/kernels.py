@@ -1,9 +1,10 @@
 """Flip Flop's rules as compiled per-table kernels (numba), and the batch loops the game class calls.
 
-Each rule function works on one table ``b`` of the state ``s`` (:data:`Tables`, a named tuple of the state's arrays,
-batch axis first) and reads like the rules file (rule ids in comments). The batch entry points (:func:`init_tables`,
-:func:`redeal_tables`, :func:`step_tables`) loop over the tables inside compiled code: one call from Python per batch;
-the observation's loop is :func:`envs.flipflop.observation.observe`. Card sets are ace-low ``uint64`` masks (see
+Each rule function works on one table: its record ``t`` (:mod:`envs.core.records`; ``t.hands[p]`` is seat ``p``'s
+hand), the arrays outside the records ``x`` (:data:`Extra`) and the table's index ``b``; it reads like the rules
+file (rule ids in comments). The batch entry points (:func:`init_tables`, :func:`redeal_tables`,
+:func:`step_tables`) loop over the tables inside compiled code: one call from Python per batch; the observation's
+loop is :func:`envs.flipflop.observation.observe`. Card sets are ace-low ``uint64`` masks (see
 :mod:`envs.flipflop.actions`).
 """
 
@@ -35,15 +36,9 @@ from envs.flipflop.state import (
     WENT_OUT,
 )
 
-TABLE_FIELDS = (
-    "seeds", "current_player", "legal_action_mask", "rewards", "terminated", "truncated", "forced_count",
-    "forced_seat", "forced_action", "forced_card", "hands", "deck", "stock_pos", "pile", "pile_len", "runs", "sets",
-    "set_open", "spreads", "taken_by", "shown", "flip_card", "low_shown", "had_turn", "side_winner", "sides_paid",
-    "phase", "turn_no", "taken", "last_turn", "spreads3", "other_laid", "bank", "pots", "anted", "in_deal", "out",
-    "all_in", "won_game", "dealer", "deal_no", "last_action", "decks", "end_reason",
-)
-Tables = namedtuple("Tables", TABLE_FIELDS)
-"""The state's arrays as the kernels take them (same names as :class:`envs.flipflop.state.FlipFlopState`)."""
+Extra = namedtuple("Extra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
+"""The state's arrays outside the table records (their width varies): the stacked decks and the forced-move
+report (:mod:`envs.core.forced`), batch axis first."""
 Rules = namedtuple("Rules", ("session", "until_one_left", "num_deals", "max_deals", "max_turns", "claim_on_deal",
                              "auto_forced", "stake", "start"))
 """The configuration as the kernels take it (``claim_on_deal``: ``declare_49_50 == "deal"``; ``start``: the money
@@ -127,249 +122,249 @@ def fits_any(hand, runs, set_open):
 
 # ----- money -------------------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def share_game_pot(s, b, winners):
+def share_game_pot(t, x, b, winners):
     """The game pot shared equally by ``winners`` (n,) (F3: amounts are real numbers)."""
     n = winners.shape[0]
     count = 0
     for p in range(n):
         count += winners[p]
-    share = s.pots[b, GAME_POT] / count
+    share = t.pots[GAME_POT] / count
     for p in range(n):
         if winners[p]:
-            s.bank[b, p] += share
-        s.won_game[b, p] = winners[p]
-    s.pots[b, GAME_POT] = 0.0
+            t.bank[p] += share
+        t.won_game[p] = winners[p]
+    t.pots[GAME_POT] = 0.0
 
 
 @numba.njit(cache=True)
-def pay_extra(s, b, payers):
+def pay_extra(t, x, b, payers):
     """One extra stake from each of ``payers`` (n,) into the game pot (F19, F20)."""
     count = 0
     for p in range(payers.shape[0]):
         if payers[p]:
-            s.bank[b, p] -= 1
+            t.bank[p] -= 1
             count += 1
-    s.pots[b, GAME_POT] += count
+    t.pots[GAME_POT] += count
 
 
 @numba.njit(cache=True)
-def pay_sides(s, b):
+def pay_sides(t, x, b):
     """Pay the flip and flop pots once the showing is complete (F9–F12); an unwon pot stays (F10)."""
-    if s.sides_paid[b]:
+    if t.sides_paid:
         return
-    s.sides_paid[b] = True
+    t.sides_paid = True
     for k in range(2):
         pot = FLIP_POT if k == FLIP else FLOP_POT
-        w = s.side_winner[b, k]
+        w = t.side_winner[k]
         if w >= 0:
-            s.bank[b, w] += s.pots[b, pot]
-            s.pots[b, pot] = 0.0
+            t.bank[w] += t.pots[pot]
+            t.pots[pot] = 0.0
 
 
 # ----- deal --------------------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def start_deal(s, rules, b):
+def start_deal(t, rules, x, b):
     """Ante (F4, F24), deal (F5–F6), settle 49/50 hands (F7–F8) and begin the first turn at table ``b``."""
-    n = s.hands.shape[1]
-    deck = s.deck[b]
-    deal = s.deal_no[b]
-    k = min(deal, s.decks.shape[1] - 1)
-    if deal < s.decks.shape[1] and s.decks[b, k, 0] >= 0:  # a deck given to init
+    n = t.hands.shape[0]
+    deck = t.deck
+    deal = t.deal_no
+    k = min(deal, x.decks.shape[1] - 1)
+    if deal < x.decks.shape[1] and x.decks[b, k, 0] >= 0:  # a deck given to init
         for i in range(52):
-            deck[i] = s.decks[b, k, i]
+            deck[i] = x.decks[b, k, i]
     else:
-        shuffle_into(s.seeds[b], deal, deck)
+        shuffle_into(t.seeds, deal, deck)
     for i in range(52):
         deck[i] = LOW_OF[deck[i]]
     # F4, F24: ante with one stake kept in reserve; the game pot only makes a player all in (F25).
     counts = np.zeros(3, np.int64)
     for p in range(n):
-        in_deal = not s.out[b, p]
+        in_deal = not t.out[p]
         if rules.session:
-            can = min(max(np.floor(s.bank[b, p] - 1.0 + 1e-9), 0.0), 3.0) * in_deal
+            can = min(max(np.floor(t.bank[p] - 1.0 + 1e-9), 0.0), 3.0) * in_deal
         else:
             can = 3 if in_deal else 0
         can = np.int64(can)
         for j in range(3):
-            s.anted[b, p, j] = can > j
+            t.anted[p, j] = can > j
             counts[j] += can > j
-        s.bank[b, p] -= can
-        s.in_deal[b, p] = in_deal
-        s.all_in[b, p] = can == 1
+        t.bank[p] -= can
+        t.in_deal[p] = in_deal
+        t.all_in[p] = can == 1
     for j in range(3):
-        s.pots[b, j] += counts[j]
+        t.pots[j] += counts[j]
     # F5: five cards each, one at a time from the dealer's left; the dealer's fifth card is the flip card.
     order = np.empty(n, np.int64)
     m = 0
     for i in range(n):
-        p = (s.dealer[b] + 1 + i) % n
-        if s.in_deal[b, p]:
+        p = (t.dealer + 1 + i) % n
+        if t.in_deal[p]:
             order[m] = p
             m += 1
     for p in range(n):
-        s.hands[b, p] = U0
+        t.hands[p] = U0
     for j in range(HAND_SIZE * m):
-        s.hands[b, order[j % m]] |= U1 << np.uint64(deck[j])
+        t.hands[order[j % m]] |= U1 << np.uint64(deck[j])
     flip = deck[HAND_SIZE * m - 1]
-    s.stock_pos[b] = HAND_SIZE * m
-    s.pile_len[b] = 0
-    s.runs[b] = U0
-    s.sets[b] = U0
-    s.set_open[b] = U0
-    s.taken[b] = U0
+    t.stock_pos = HAND_SIZE * m
+    t.pile_len = 0
+    t.runs = U0
+    t.sets = U0
+    t.set_open = U0
+    t.taken = U0
     for p in range(n):
-        s.spreads[b, p] = U0
-        s.taken_by[b, p] = U0
-        s.had_turn[b, p] = False
-        s.spreads3[b, p] = 0
-        s.other_laid[b, p] = False
-        s.won_game[b, p] = False
-        s.last_action[b, p] = -1
-    s.flip_card[b] = flip
-    s.shown[b] = U1 << np.uint64(flip)
-    s.low_shown[b, FLIP] = flip % 13
-    s.low_shown[b, FLOP] = 13
-    s.sides_paid[b] = False
-    s.phase[b] = DRAW
-    s.turn_no[b] = 0
-    s.last_turn[b] = False
+        t.spreads[p] = U0
+        t.taken_by[p] = U0
+        t.had_turn[p] = False
+        t.spreads3[p] = 0
+        t.other_laid[p] = False
+        t.won_game[p] = False
+        t.last_action[p] = -1
+    t.flip_card = flip
+    t.shown = U1 << np.uint64(flip)
+    t.low_shown[FLIP] = flip % 13
+    t.low_shown[FLOP] = 13
+    t.sides_paid = False
+    t.phase = DRAW
+    t.turn_no = 0
+    t.last_turn = False
     # F9–F11, F24: the flip and flop pots go to the lowest dealt card of their suit among those who anted them.
     flip_suit = flip // 13
     for k in range(2):
         suit = flip_suit if k == FLIP else 3 - flip_suit
         best, winner = NO_CARD, -1
         for p in range(n):
-            low = low_bit(s.hands[b, p] & SUIT_LOW[suit]) if s.anted[b, p, 1 + k] else NO_CARD
+            low = low_bit(t.hands[p] & SUIT_LOW[suit]) if t.anted[p, 1 + k] else NO_CARD
             if low < best:
                 best, winner = low, p
-        s.side_winner[b, k] = winner
+        t.side_winner[k] = winner
     # F7: a dealt 49 or 50 is claimed before anybody plays (``deal``: the first claimant from the dealer's left is
     # asked) or at the claimant's first turn (``first_turn``, in begin_turn).
     if rules.claim_on_deal:
         for i in range(m):
-            total = hand_total(s.hands[b, order[i]])
+            total = hand_total(t.hands[order[i]])
             if total == 49 or total == 50:
-                s.current_player[b] = order[i]
-                s.phase[b] = CLAIM
+                t.current_player = order[i]
+                t.phase = CLAIM
                 return
-    begin_turn(s, rules, b, order[0])
+    begin_turn(t, rules, x, b, order[0])
 
 
 @numba.njit(cache=True)
-def begin_turn(s, rules, b, seat):
+def begin_turn(t, rules, x, b, seat):
     """Give the turn to ``seat``; a seat's first turn starts with its show (F12)."""
-    s.current_player[b] = seat
-    s.phase[b] = DRAW
-    s.turn_no[b] += 1
-    s.taken[b] = U0
-    if s.had_turn[b, seat]:
+    t.current_player = seat
+    t.phase = DRAW
+    t.turn_no += 1
+    t.taken = U0
+    if t.had_turn[seat]:
         return
-    s.had_turn[b, seat] = True
-    flip_suit = s.flip_card[b] // 13
+    t.had_turn[seat] = True
+    flip_suit = t.flip_card // 13
     for k in range(2):
         suit = flip_suit if k == FLIP else 3 - flip_suit
-        low = low_bit(s.hands[b, seat] & SUIT_LOW[suit])
-        if low < NO_CARD and low - 13 * suit < s.low_shown[b, k]:
-            s.shown[b] |= U1 << np.uint64(low)
-            s.low_shown[b, k] = low % 13
-    if seat == s.dealer[b]:
-        pay_sides(s, b)
+        low = low_bit(t.hands[seat] & SUIT_LOW[suit])
+        if low < NO_CARD and low - 13 * suit < t.low_shown[k]:
+            t.shown |= U1 << np.uint64(low)
+            t.low_shown[k] = low % 13
+    if seat == t.dealer:
+        pay_sides(t, x, b)
     if not rules.claim_on_deal:  # F7: the claim comes at the start of the first turn
-        total = hand_total(s.hands[b, seat])
+        total = hand_total(t.hands[seat])
         if total == 49 or total == 50:
-            s.phase[b] = CLAIM
+            t.phase = CLAIM
 
 
 @numba.njit(cache=True)
-def show_rest(s, b):
+def show_rest(t, x, b):
     """F12: when a deal ends before the showing is complete, the players who had no turn yet show at once, in order
     from the dealer's left (each shows a card lower than every card shown before it)."""
-    if s.sides_paid[b]:
+    if t.sides_paid:
         return
-    n = s.hands.shape[1]
-    flip_suit = s.flip_card[b] // 13
+    n = t.hands.shape[0]
+    flip_suit = t.flip_card // 13
     for k in range(2):
         suit = flip_suit if k == FLIP else 3 - flip_suit
-        lowest_so_far = s.low_shown[b, k]
+        lowest_so_far = t.low_shown[k]
         for i in range(n):
-            p = (s.dealer[b] + 1 + i) % n
-            if s.had_turn[b, p] or not s.in_deal[b, p]:
+            p = (t.dealer + 1 + i) % n
+            if t.had_turn[p] or not t.in_deal[p]:
                 continue
-            low = low_bit(s.hands[b, p] & SUIT_LOW[suit])
+            low = low_bit(t.hands[p] & SUIT_LOW[suit])
             if low < NO_CARD and low - 13 * suit < lowest_so_far:
-                s.shown[b] |= U1 << np.uint64(low)
+                t.shown |= U1 << np.uint64(low)
                 lowest_so_far = low - 13 * suit
-        s.low_shown[b, k] = lowest_so_far
+        t.low_shown[k] = lowest_so_far
 
 
 @numba.njit(cache=True)
-def end_episode(s, b, truncated):
+def end_episode(t, x, b, truncated):
     """C13: the episode ends at table ``b`` (terminated, or truncated by F28)."""
     if truncated:
-        s.truncated[b] = True
+        t.truncated = True
     else:
-        s.terminated[b] = True
-    s.current_player[b] = -1
-    s.legal_action_mask[b, :] = False
+        t.terminated = True
+    t.current_player = -1
+    t.legal_action_mask[:] = False
 
 
 @numba.njit(cache=True)
-def finish_deal(s, rules, b, reason):
+def finish_deal(t, rules, x, b, reason):
     """After the game pot is settled: side pots (F12), eliminations (F25), then the next deal or the end (F23)."""
-    n = s.hands.shape[1]
-    s.end_reason[b] = reason
-    pay_sides(s, b)
-    s.deal_no[b] += 1
+    n = t.hands.shape[0]
+    t.end_reason = reason
+    pay_sides(t, x, b)
+    t.deal_no += 1
     more = False
     if rules.session:
         left = 0
         for p in range(n):
-            if s.in_deal[b, p] and s.all_in[b, p] and not s.won_game[b, p]:
-                s.out[b, p] = True
-            if s.bank[b, p] < 2.0 - 1e-9:  # F25: cannot ante the game pot and keep the reserve
-                s.out[b, p] = True
-            left += not s.out[b, p]
-        more = (rules.until_one_left or s.deal_no[b] < rules.num_deals) and left >= 2
+            if t.in_deal[p] and t.all_in[p] and not t.won_game[p]:
+                t.out[p] = True
+            if t.bank[p] < 2.0 - 1e-9:  # F25: cannot ante the game pot and keep the reserve
+                t.out[p] = True
+            left += not t.out[p]
+        more = (rules.until_one_left or t.deal_no < rules.num_deals) and left >= 2
     if not more:
-        end_episode(s, b, False)
-    elif s.deal_no[b] >= rules.max_deals:  # F28: the session would go on
-        end_episode(s, b, True)
+        end_episode(t, x, b, False)
+    elif t.deal_no >= rules.max_deals:  # F28: the session would go on
+        end_episode(t, x, b, True)
     else:
-        s.dealer[b] = next_seat(~s.out[b], s.dealer[b])
-        start_deal(s, rules, b)
+        t.dealer = next_seat(t.out == 0, t.dealer)
+        start_deal(t, rules, x, b)
 
 
 # ----- end of a deal -----------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def settle_out(s, rules, b, seat, tunk):
+def settle_out(t, rules, x, b, seat, tunk):
     """F18: the player who went out takes the game pot; F20: after a tunk every other player pays one stake."""
-    n = s.hands.shape[1]
+    n = t.hands.shape[0]
     winner = np.zeros(n, np.bool_)
     winner[seat] = True
     if tunk:
-        pay_extra(s, b, s.in_deal[b] & ~winner)
-    share_game_pot(s, b, winner)
-    show_rest(s, b)
-    finish_deal(s, rules, b, TUNKED if tunk else WENT_OUT)
+        pay_extra(t, x, b, t.in_deal & ~winner)
+    share_game_pot(t, x, b, winner)
+    show_rest(t, x, b)
+    finish_deal(t, rules, x, b, TUNKED if tunk else WENT_OUT)
 
 
 @numba.njit(cache=True)
-def settle_showdown(s, rules, b, dropper):
+def settle_showdown(t, rules, x, b, dropper):
     """Everybody shows (F19, F21); the lowest total takes the game pot, ties share it. ``dropper``: the seat that
     dropped (F17, F19: it wins only with the strictly lowest total, else pays one stake), -1 after the stock ran out
     (F21)."""
-    n = s.hands.shape[1]
+    n = t.hands.shape[0]
     totals = np.empty(n, np.int64)
     for p in range(n):
-        s.shown[b] |= s.hands[b, p]
-        totals[p] = hand_total(s.hands[b, p]) if s.in_deal[b, p] else 10_000
+        t.shown |= t.hands[p]
+        totals[p] = hand_total(t.hands[p]) if t.in_deal[p] else 10_000
     winners = np.zeros(n, np.bool_)
     if dropper < 0:
         best = totals.min()
         for p in range(n):
             winners[p] = totals[p] == best
-        share_game_pot(s, b, winners)
-        finish_deal(s, rules, b, STOCK_OUT)
+        share_game_pot(t, x, b, winners)
+        finish_deal(t, rules, x, b, STOCK_OUT)
         return
     best = 10_000
     for p in range(n):
@@ -381,129 +376,129 @@ def settle_showdown(s, rules, b, dropper):
     else:
         payer = np.zeros(n, np.bool_)
         payer[dropper] = True
-        pay_extra(s, b, payer)
+        pay_extra(t, x, b, payer)
         for p in range(n):
             winners[p] = p != dropper and totals[p] == best
-    share_game_pot(s, b, winners)
-    finish_deal(s, rules, b, DROP_WON if won else CAUGHT)
+    share_game_pot(t, x, b, winners)
+    finish_deal(t, rules, x, b, DROP_WON if won else CAUGHT)
 
 
 @numba.njit(cache=True)
-def settle_claim(s, rules, b, seat):
+def settle_claim(t, rules, x, b, seat):
     """F7, F8: the claim of a 49 or 50. With ``deal`` every claimant shares the game pot and every player without
     50 pays one extra stake shared by the 50s; with ``first_turn`` the claimant alone takes the game pot and, with
     50, one extra stake from every other player. The claimants show their hands; the deal ends."""
-    n = s.hands.shape[1]
+    n = t.hands.shape[0]
     winners = np.zeros(n, np.bool_)
     fifty = np.zeros(n, np.bool_)
     fifties, payers = 0, 0
     for p in range(n):
-        total = hand_total(s.hands[b, p]) if s.in_deal[b, p] else 0
+        total = hand_total(t.hands[p]) if t.in_deal[p] else 0
         winners[p] = (total == 49 or total == 50) if rules.claim_on_deal else p == seat
         fifty[p] = winners[p] and total == 50
         fifties += fifty[p]
-        payers += s.in_deal[b, p] and not fifty[p]
+        payers += t.in_deal[p] and not fifty[p]
         if winners[p]:
-            s.shown[b] |= s.hands[b, p]
-    share_game_pot(s, b, winners)
+            t.shown |= t.hands[p]
+    share_game_pot(t, x, b, winners)
     if fifties:
         share = payers / fifties
         for p in range(n):
             if fifty[p]:
-                s.bank[b, p] += share
-            elif s.in_deal[b, p]:
-                s.bank[b, p] -= 1.0
-    show_rest(s, b)
-    finish_deal(s, rules, b, INSTANT)
+                t.bank[p] += share
+            elif t.in_deal[p]:
+                t.bank[p] -= 1.0
+    show_rest(t, x, b)
+    finish_deal(t, rules, x, b, INSTANT)
 
 
 # ----- actions -----------------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def apply(s, rules, b, action):
+def apply(t, rules, x, b, action):
     """Play the legal ``action`` of the current player at table ``b`` (F13–F21)."""
-    p = s.current_player[b]
-    s.last_action[b, p] = action
+    p = t.current_player
+    t.last_action[p] = action
     if action == DROP:  # F17
-        settle_showdown(s, rules, b, p)
+        settle_showdown(t, rules, x, b, p)
     elif action == DRAW_STOCK:  # F13; F21: note when it was the last card
-        s.hands[b, p] |= U1 << np.uint64(s.deck[b, s.stock_pos[b]])
-        s.stock_pos[b] += 1
-        s.last_turn[b] = s.stock_pos[b] == 52
-        s.phase[b] = PLAY
+        t.hands[p] |= U1 << np.uint64(t.deck[t.stock_pos])
+        t.stock_pos += 1
+        t.last_turn = t.stock_pos == 52
+        t.phase = PLAY
     elif action < DISCARD:  # F13: the top of the discard pile (public, F27; not to be discarded this turn)
-        s.pile_len[b] -= 1
-        card = U1 << np.uint64(s.pile[b, s.pile_len[b]])
-        s.hands[b, p] |= card
-        s.taken[b] = card
-        s.taken_by[b, p] |= card
-        s.phase[b] = PLAY
+        t.pile_len -= 1
+        card = U1 << np.uint64(t.pile[t.pile_len])
+        t.hands[p] |= card
+        t.taken = card
+        t.taken_by[p] |= card
+        t.phase = PLAY
     elif action < LAY_RUN:
-        discard(s, rules, b, p, LOW_OF[action - DISCARD])
+        discard(t, rules, x, b, p, LOW_OF[action - DISCARD])
     elif action < LAY_OFF:
-        lay(s, rules, b, p, action - LAY_RUN)
+        lay(t, rules, x, b, p, action - LAY_RUN)
     elif action < CLAIM_ACTION:
-        lay_off(s, rules, b, p, action - LAY_OFF)
+        lay_off(t, rules, x, b, p, action - LAY_OFF)
     else:
-        settle_claim(s, rules, b, p)
+        settle_claim(t, rules, x, b, p)
 
 
 @numba.njit(cache=True)
-def lay(s, rules, b, p, i):
+def lay(t, rules, x, b, p, i):
     """F14: lay spread ``i``; F16/F18/F20: an empty hand goes out, a tunk after exactly two spreads of three."""
     cards = SPREAD_CARDS[i]
-    s.hands[b, p] &= ~cards
-    s.spreads[b, p] |= cards
+    t.hands[p] &= ~cards
+    t.spreads[p] |= cards
     if IS_RUN[i]:
-        s.runs[b] |= cards
+        t.runs |= cards
     else:
-        s.sets[b] |= cards
-    s.set_open[b] |= FOURTH_CARD[i]
-    s.spreads3[b, p] += SPREAD_SIZE[i] == 3
-    s.other_laid[b, p] |= SPREAD_SIZE[i] != 3
-    if s.hands[b, p] == U0:
-        settle_out(s, rules, b, p, s.spreads3[b, p] == 2 and not s.other_laid[b, p])
+        t.sets |= cards
+    t.set_open |= FOURTH_CARD[i]
+    t.spreads3[p] += SPREAD_SIZE[i] == 3
+    t.other_laid[p] |= SPREAD_SIZE[i] != 3
+    if t.hands[p] == U0:
+        settle_out(t, rules, x, b, p, t.spreads3[p] == 2 and not t.other_laid[p])
 
 
 @numba.njit(cache=True)
-def lay_off(s, rules, b, p, j):
+def lay_off(t, rules, x, b, p, j):
     """F15: lay off card ``j``; it joins the spread of whoever laid that spread. F16/F18: an empty hand goes out."""
-    n = s.hands.shape[1]
+    n = t.hands.shape[0]
     card = U1 << LAYOFF_BIT[j]
     on_set = LAYOFF_KIND[j] == ON_SET
-    target = s.sets[b] & RANK_LOW[LAYOFF_RANK[j]] if on_set else LAYOFF_TARGET[j]
+    target = t.sets & RANK_LOW[LAYOFF_RANK[j]] if on_set else LAYOFF_TARGET[j]
     owner = 0
     for q in range(n):
-        if s.spreads[b, q] & target != U0:
+        if t.spreads[q] & target != U0:
             owner = q
             break
-    s.spreads[b, owner] |= card
-    s.hands[b, p] &= ~card
+    t.spreads[owner] |= card
+    t.hands[p] &= ~card
     if on_set:
-        s.sets[b] |= card
+        t.sets |= card
     else:
-        s.runs[b] |= card
-    s.set_open[b] &= ~card
-    s.other_laid[b, p] = True
-    if s.hands[b, p] == U0:
-        settle_out(s, rules, b, p, False)
+        t.runs |= card
+    t.set_open &= ~card
+    t.other_laid[p] = True
+    if t.hands[p] == U0:
+        settle_out(t, rules, x, b, p, False)
 
 
 @numba.njit(cache=True)
-def discard(s, rules, b, p, low):
+def discard(t, rules, x, b, p, low):
     """F13: discard ace-low bit ``low``, ending the turn; F18: going out; F21: after the last card of the stock the
     deal ends; F28: a deal that would go on after ``max_turns`` turns is cut off."""
-    s.hands[b, p] &= ~(U1 << np.uint64(low))
-    s.pile[b, s.pile_len[b]] = low
-    s.pile_len[b] += 1
-    if s.hands[b, p] == U0:
-        settle_out(s, rules, b, p, False)
-    elif s.last_turn[b]:
-        settle_showdown(s, rules, b, -1)
-    elif s.turn_no[b] >= rules.max_turns:
-        s.end_reason[b] = CUT_OFF
-        end_episode(s, b, True)
+    t.hands[p] &= ~(U1 << np.uint64(low))
+    t.pile[t.pile_len] = low
+    t.pile_len += 1
+    if t.hands[p] == U0:
+        settle_out(t, rules, x, b, p, False)
+    elif t.last_turn:
+        settle_showdown(t, rules, x, b, -1)
+    elif t.turn_no >= rules.max_turns:
+        t.end_reason = CUT_OFF
+        end_episode(t, x, b, True)
     else:
-        begin_turn(s, rules, b, next_seat(s.in_deal[b], p))
+        begin_turn(t, rules, x, b, next_seat(t.in_deal, p))
 
 
 # ----- legal actions -----------------------------------------------------------------------------------------------
@@ -528,22 +523,22 @@ def spread_patterns(hand, out):
 
 
 @numba.njit(cache=True)
-def set_masks(s, b):
+def set_masks(t, x, b):
     """Write the legal-action mask of table ``b``; return how many actions are legal."""
-    mask = s.legal_action_mask[b]
+    mask = t.legal_action_mask
     mask[:] = False
-    if s.phase[b] == CLAIM:  # F7: the claim is the claimant's one legal action
+    if t.phase == CLAIM:  # F7: the claim is the claimant's one legal action
         mask[CLAIM_ACTION] = True
         return 1
-    if s.phase[b] == DRAW:  # F13, F17
+    if t.phase == DRAW:  # F13, F17
         mask[DROP] = True
         mask[DRAW_STOCK] = True
-        if s.pile_len[b] > 0:
-            mask[DRAW_DISCARD + PUB_OF[s.pile[b, s.pile_len[b] - 1]]] = True
+        if t.pile_len > 0:
+            mask[DRAW_DISCARD + PUB_OF[t.pile[t.pile_len - 1]]] = True
             return 3
         return 2
-    hand = s.hands[b, s.current_player[b]]
-    taken = s.taken[b]
+    hand = t.hands[t.current_player]
+    taken = t.taken
     rest = hand & ~taken  # F13: the card just taken may not be discarded
     count = 0
     m = rest
@@ -551,7 +546,7 @@ def set_masks(s, b):
         mask[DISCARD + PUB_OF[lowest(m)]] = True
         count += 1
         m &= m - U1
-    runs, sets_open = s.runs[b], s.set_open[b]
+    runs, sets_open = t.runs, t.set_open
     patterns = np.empty(9, np.uint64)
     below = hand & (runs >> U1) & ~KINGS
     above = hand & (runs << U1) & ~ACES
@@ -589,76 +584,78 @@ def set_masks(s, b):
 
 
 @numba.njit(cache=True)
-def settle_moves(s, rules, b):
+def settle_moves(t, rules, x, b):
     """Compute the mask of table ``b`` and play forced moves (C8) until it waits on a choice or is done."""
-    while not (s.terminated[b] or s.truncated[b]):
-        count = set_masks(s, b)
-        if not rules.auto_forced or count != 1 or s.phase[b] == CLAIM:  # F7: a claim is always asked
+    while not (t.terminated or t.truncated):
+        count = set_masks(t, x, b)
+        if not rules.auto_forced or count != 1 or t.phase == CLAIM:  # F7: a claim is always asked
             return
-        action = np.argmax(s.legal_action_mask[b])
-        k = s.forced_count[b]
-        if k < s.forced_seat.shape[1]:
-            s.forced_seat[b, k] = s.current_player[b]
-            s.forced_action[b, k] = action
-            s.forced_card[b, k] = -1
-        s.forced_count[b] = k + 1
-        apply(s, rules, b, action)
+        action = np.argmax(t.legal_action_mask)
+        k = x.forced_count[b]
+        if k < x.forced_seat.shape[1]:
+            x.forced_seat[b, k] = t.current_player
+            x.forced_action[b, k] = action
+            x.forced_card[b, k] = -1
+        x.forced_count[b] = k + 1
+        apply(t, rules, x, b, action)
 
 
 # ----- batch entry points ------------------------------------------------------------------------------------------
 @numba.njit(cache=True)
-def new_episode(s, rules, b):
+def new_episode(t, rules, x, b):
     """Deal a new episode at table ``b`` from its seed (and its stacked decks, its dealer if not -1)."""
-    n = s.hands.shape[1]
-    s.terminated[b] = False
-    s.truncated[b] = False
-    s.forced_count[b] = 0
-    s.forced_seat[b, :] = -1
-    s.forced_action[b, :] = -1
-    s.forced_card[b, :] = -1
-    s.pile[b, :] = 0
-    s.pots[b, :] = 0.0
-    s.end_reason[b] = 0
-    s.deal_no[b] = 0
+    n = t.hands.shape[0]
+    t.terminated = False
+    t.truncated = False
+    x.forced_count[b] = 0
+    x.forced_seat[b, :] = -1
+    x.forced_action[b, :] = -1
+    x.forced_card[b, :] = -1
+    t.pile[:] = 0
+    t.pots[:] = 0.0
+    t.end_reason = 0
+    t.deal_no = 0
     for p in range(n):
-        s.bank[b, p] = rules.start
-        s.out[b, p] = False
-    if s.dealer[b] < 0:
-        s.dealer[b] = uniform_int(s.seeds[b], STREAM_DEALER, 0, n)
-    start_deal(s, rules, b)
-    settle_moves(s, rules, b)
+        t.bank[p] = rules.start
+        t.out[p] = False
+    if t.dealer < 0:
+        t.dealer = uniform_int(t.seeds, STREAM_DEALER, 0, n)
+    start_deal(t, rules, x, b)
+    settle_moves(t, rules, x, b)
     for p in range(n):
-        s.rewards[b, p] = (s.bank[b, p] - rules.start) * rules.stake
+        t.rewards[p] = (t.bank[p] - rules.start) * rules.stake
 
 
 @numba.njit(cache=True)
-def init_tables(s, rules):
-    """Deal every table of a fresh state (seeds, stacked decks and dealers, -1 for none, already in ``s``)."""
-    for b in range(s.seeds.shape[0]):
-        new_episode(s, rules, b)
+def init_tables(rec, rules, x):
+    """Deal every table of a fresh state (seeds, stacked decks and dealers, -1 for none, already in the records)."""
+    for b in range(rec.shape[0]):
+        new_episode(rec[b], rules, x, b)
 
 
 @numba.njit(cache=True)
-def redeal_tables(s, rules, idx, seeds):
+def redeal_tables(rec, rules, x, idx, seeds):
     """Re-deal tables ``idx`` as ``init(seeds)`` would (no stacked deck, the dealer from the seed)."""
     for i in range(idx.shape[0]):
         b = idx[i]
-        s.seeds[b] = seeds[i]
-        s.decks[b] = -1
-        s.dealer[b] = -1
-        new_episode(s, rules, b)
+        t = rec[b]
+        t.seeds = seeds[i]
+        x.decks[b] = -1
+        t.dealer = -1
+        new_episode(t, rules, x, b)
 
 
 @numba.njit(cache=True)
-def step_tables(s, rules, idx, actions):
+def step_tables(rec, rules, x, idx, actions):
     """Play ``actions[i]`` at table ``idx[i]`` (legal, checked by the caller), forced moves included; the rewards
     are the change of each seat's money times ``stake`` (F26)."""
-    n = s.hands.shape[1]
     for i in range(idx.shape[0]):
         b = idx[i]
+        t = rec[b]
+        n = t.hands.shape[0]
         for p in range(n):
-            s.rewards[b, p] = s.bank[b, p]
-        apply(s, rules, b, actions[i])
-        settle_moves(s, rules, b)
+            t.rewards[p] = t.bank[p]
+        apply(t, rules, x, b, actions[i])
+        settle_moves(t, rules, x, b)
         for p in range(n):
-            s.rewards[b, p] = (s.bank[b, p] - s.rewards[b, p]) * rules.stake
+            t.rewards[p] = (t.bank[p] - t.rewards[p]) * rules.stake

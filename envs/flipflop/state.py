@@ -93,3 +93,20 @@ class FlipFlopState(BatchState):
     """(B, K, 52) int16 — stacked decks (C1 ids, dealing order) of the episode's first K deals (-1: from the seed)."""
     end_reason: np.ndarray
     """(B,) int64 — how the last finished deal ended, or CUT_OFF for a deal cut by ``max_turns`` (see END_NAMES)."""
+
+
+def record_fields(n: int, num_actions: int) -> dict[str, tuple[type, tuple[int, ...]]]:
+    """The fields of one table's record (:mod:`envs.core.records`) for ``n`` seats and ``num_actions`` actions: every
+    field of :class:`FlipFlopState` but the stacked decks and the forced-move report, with its per-table shape."""
+    i8, u8, b1, f8 = np.int64, np.uint64, np.bool_, np.float64
+    return {
+        "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)), "rewards": (f8, (n,)),
+        "terminated": (b1, ()), "truncated": (b1, ()), "hands": (u8, (n,)), "deck": (i8, (52,)), "stock_pos": (i8, ()),
+        "pile": (i8, (52,)), "pile_len": (i8, ()), "runs": (u8, ()), "sets": (u8, ()), "set_open": (u8, ()),
+        "spreads": (u8, (n,)), "taken_by": (u8, (n,)), "shown": (u8, ()), "flip_card": (i8, ()),
+        "low_shown": (i8, (2,)), "had_turn": (b1, (n,)), "side_winner": (i8, (2,)), "sides_paid": (b1, ()),
+        "phase": (i8, ()), "taken": (u8, ()), "last_turn": (b1, ()), "turn_no": (i8, ()), "spreads3": (i8, (n,)),
+        "other_laid": (b1, (n,)), "bank": (f8, (n,)), "pots": (f8, (3,)), "anted": (b1, (n, 3)), "in_deal": (b1, (n,)),
+        "out": (b1, (n,)), "all_in": (b1, (n,)), "won_game": (b1, (n,)), "dealer": (i8, ()), "deal_no": (i8, ()),
+        "last_action": (i8, (n,)), "end_reason": (i8, ()),
+    }
