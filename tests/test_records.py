@@ -1,0 +1,68 @@
+"""Table records (envs/core/records.py): a compiled core's state fields are views of one record per table; what a
+user writes through a field is what the kernels see, and a state whose fields were replaced, taken or copied is
+bound to fresh records before a kernel runs, without changing a value."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.core import records
+from envs.core.game import sample_legal
+from envs.registry import GAMES, make_game
+
+
+def _played(name: str, tables: int = 16, moves: int = 6):
+    game = make_game(name, 4)
+    state, rng = game.init(3, batch_size=tables), np.random.default_rng(3)
+    for _ in range(moves):
+        game.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    return game, state, rng
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_fields_are_views_of_one_record_per_table(name: str) -> None:
+    game, state, _ = _played(name)
+    rec, _, _ = game.kernel_args(state)
+    assert rec.shape == (state.batch_size,) and rec.dtype.names
+    for field in rec.dtype.names:
+        view = getattr(state, field)
+        assert np.shares_memory(view, rec) and view.shape[0] == state.batch_size
+    assert state.terminated.dtype == np.bool_ and state.legal_action_mask.dtype == np.bool_
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_taken_copied_and_replaced_states_step_like_the_original(name: str) -> None:
+    game, state, rng = _played(name)
+    actions = sample_legal(state.legal_action_mask, rng)
+    live = ~state.done
+    expected = state.copy()
+    game.step(state, actions, tables=live)
+    sub = expected.take(np.arange(expected.batch_size))  # fields not bound to records yet
+    replaced = expected.copy()
+    replaced.current_player = replaced.current_player.copy()  # one field replaced by hand
+    for other in (expected, sub, replaced):
+        game.step(other, actions, tables=live)
+        for field in ("legal_action_mask", "rewards", "current_player", "terminated", "truncated", "forced_count"):
+            np.testing.assert_array_equal(getattr(other, field), getattr(state, field), err_msg=field)
+        rec, _, _ = game.kernel_args(other)
+        assert np.shares_memory(other.current_player, rec)  # bound to its records again
+
+
+def test_writing_through_a_field_reaches_the_kernels() -> None:
+    game = make_game("tripoli", 4)
+    state = game.init(5, batch_size=2)
+    state.terminated[1] = True  # a bool field: a uint8 record field viewed as bool
+    state.current_player[1] = -1
+    rec, _, _ = game.kernel_args(state)
+    assert rec["terminated"].tolist() == [0, 1]
+    game.step(state, sample_legal(state.legal_action_mask[:1], np.random.default_rng(0)), tables=np.array([0]))
+    assert state.terminated[1] and state.current_player[1] == -1
+
+
+def test_a_record_dtype_stores_booleans_as_bytes() -> None:
+    dtype = records.record_dtype({"flag": (np.bool_, ()), "hands": (np.uint64, (3,))})
+    assert dtype["flag"] == np.uint8 and dtype["hands"].shape == (3,)
+    rec, views = records.allocate(4, {"flag": (np.bool_, ()), "hands": (np.uint64, (3,))})
+    views["flag"][2] = True
+    assert rec["flag"].tolist() == [0, 0, 1, 0] and views["flag"].dtype == np.bool_
