@@ -42,6 +42,10 @@ from envs.registry import env_version
 RESET_OPTIONS = ("deck", "decks", "dealer")
 
 
+_TABLE_0 = np.zeros(1, np.int64)
+"""The one table of the face's state."""
+
+
 class ResetNeededError(RuntimeError):
     """The env was used before :meth:`CardGymEnv.reset` (or after its episode was over and every agent removed)."""
 
@@ -63,6 +67,7 @@ class CardGymEnv(AECEnv):
         self.metadata = {**type(self).metadata, "name": env_version(game.name)}
         self.possible_agents = [f"player_{s}" for s in range(game.num_players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
+        self._seat_rows = [np.full(1, s, np.int64) for s in range(game.num_players)]  # observe's seat argument
         obs_box = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
         mask_box = spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8)
         self._observation_space = spaces.Dict({"observation": obs_box, "action_mask": mask_box})
@@ -112,7 +117,11 @@ class CardGymEnv(AECEnv):
         last = self.game.num_players - 1
         if dealer is not None:
             dealer = check_int(dealer, "options['dealer']", 0, last, allowed=f"a seat 0..{last}")
-        self.state_ = self.game.init(normalize_seeds(seed, 1), decks=deck, dealers=dealer)
+        seeds = normalize_seeds(seed, 1)
+        if deck is None and dealer is None and self.state_ is not None:
+            self.game.redeal(self.state_, _TABLE_0, seeds)  # the same deal as init(seeds), without new arrays
+        else:
+            self.state_ = self.game.init(seeds, decks=deck, dealers=dealer)
         self.agents = list(self.possible_agents)
         # Chips that change hands while dealing (antes) belong to the episode's return (C11), but PettingZoo has no
         # rewards at reset: they are reported with the first step's rewards (at once if the deal ends the episode).
@@ -186,7 +195,7 @@ class CardGymEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         self._need_state("observe()")
-        obs = self.game.observe(self.state_, seat)[0]
+        obs = self.game.observe(self.state_, self._seat_rows[seat])[0]
         if seat == int(self.state_.current_player[0]):
             mask = self.state_.legal_action_mask[0].astype(np.int8)
         else:

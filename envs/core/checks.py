@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numba
 import numpy as np
 
 U64_MAX = 2**64 - 1
@@ -86,8 +87,20 @@ def int_array(value: Any, name: str, allowed: str) -> np.ndarray:
     return arr
 
 
+@numba.njit(cache=True)
+def _all_within(values, high):
+    """Whether every value is in ``0..high-1``."""
+    for v in values:
+        if v < 0 or v >= high:
+            return False
+    return True
+
+
 def seat_array(value: Any, name: str, batch_size: int, num_players: int) -> np.ndarray:
     """``(batch_size,) int64`` seats from one seat (broadcast to every table) or one seat per table."""
+    if type(value) is np.ndarray and value.dtype == np.int64 and value.shape == (batch_size,) \
+            and _all_within(value, num_players):  # the common array of seats, checked in one compiled pass
+        return value
     allowed = f"a seat 0..{num_players - 1} (one int, or one per table: shape ({batch_size},))"
     if is_int(value):  # the common single seat, without building an array first
         return np.full(batch_size, check_int(value, name, 0, num_players - 1, allowed=allowed), dtype=np.int64)

@@ -12,6 +12,8 @@ array built from its fields the next time a kernel needs it (:func:`records`), a
 
 from __future__ import annotations
 
+import functools
+import operator
 from typing import Any
 
 import numpy as np
@@ -22,34 +24,37 @@ _BOUND = "_records"
 
 def record_dtype(fields: dict[str, tuple[Any, tuple[int, ...]]]) -> np.dtype:
     """The aligned record dtype of ``fields`` (name → (dtype, per-table shape)); booleans become ``uint8``."""
-    return np.dtype([(name, np.uint8 if np.dtype(dt) == np.bool_ else dt, shape) for name, (dt, shape) in
-                     fields.items()], align=True)
+    return _layout(tuple((name, np.dtype(dt).str, shape) for name, (dt, shape) in fields.items()))[0]
 
 
-def _views(rec: np.ndarray, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> dict[str, np.ndarray]:
-    return {name: rec[name].view(np.bool_) if np.dtype(dt) == np.bool_ else rec[name]
-            for name, (dt, _) in fields.items()}
+@functools.cache
+def _layout(fields: tuple[tuple[str, str, tuple[int, ...]], ...]) -> tuple[np.dtype, frozenset[str]]:
+    """(record dtype, names of the boolean fields), built once per layout."""
+    booleans = frozenset(name for name, dt, _ in fields if np.dtype(dt) == np.bool_)
+    dtype = np.dtype([(name, np.uint8 if name in booleans else dt, shape) for name, dt, shape in fields], align=True)
+    return dtype, booleans
 
 
 def allocate(batch: int, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """A zeroed record array of ``batch`` tables and the views that become the state's fields."""
-    rec = np.zeros(batch, record_dtype(fields))
-    return rec, _views(rec, fields)
+    dtype, booleans = _layout(tuple((name, np.dtype(dt).str, shape) for name, (dt, shape) in fields.items()))
+    rec = np.zeros(batch, dtype)
+    return rec, {name: rec[name].view(np.bool_) if name in booleans else rec[name] for name in fields}
 
 
 def bind(state: Any, rec: np.ndarray, views: dict[str, np.ndarray]) -> None:
     """Make the views of ``rec`` the fields of ``state``."""
     for name, view in views.items():
         setattr(state, name, view)
-    object.__setattr__(state, _BOUND, (rec, tuple(views.values())))
+    object.__setattr__(state, _BOUND, (rec, tuple(views.values()), operator.attrgetter(*views)))
 
 
 def records(state: Any, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> np.ndarray:
     """The record array behind ``state``'s fields, rebuilt from the fields (and bound) if they are not its views."""
     bound = getattr(state, _BOUND, None)
     if bound is not None:
-        rec, views = bound
-        if all(getattr(state, name) is view for name, view in zip(fields, views, strict=True)):
+        rec, views, current = bound
+        if all(map(operator.is_, current(state), views)):  # every field still the view it was bound to
             return rec
     rec, views = allocate(state.batch_size, fields)
     for name, view in views.items():

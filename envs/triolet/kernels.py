@@ -372,6 +372,9 @@ def redeal_tables(rec, r, x, cards, idx, seeds, pending):
         t.terminated = False
         t.truncated = False
         x.forced_count[b] = 0
+        x.forced_seat[b, :] = -1
+        x.forced_action[b, :] = -1
+        x.forced_card[b, :] = -1
         t.deck[0] = -1
         t.dealer = -1
         t.known1[:] = U0

@@ -824,6 +824,9 @@ def redeal_tables(rec, r, x, idx, seeds, pending):
         t.terminated = False
         t.truncated = False
         x.forced_count[b] = 0
+        x.forced_seat[b, :] = -1
+        x.forced_action[b, :] = -1
+        x.forced_card[b, :] = -1
         t.phase = 0
         t.deal = 0
         t.final = False
