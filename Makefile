@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 # constraints.txt pins torch to the CPU build available to pip on these machines (see README, "Install").
 PIP_INSTALL := $(PY) -m pip install --quiet -c constraints.txt
 
-.PHONY: install train train-triolet train-flipflop test demo bench notebook clean
+.PHONY: install train train-triolet train-flipflop test demo bench notebook clean clean-cache
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -53,5 +53,8 @@ bench: install
 	$(PY) -m benchmarks.throughput --game triolet
 	$(PY) -m benchmarks.throughput --game flipflop
 
-clean:
+clean: clean-cache
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .hypothesis
+
+clean-cache:  # numba's compiled kernels (rebuilt on first use); a stale entry can fail to load after a pull
+	find envs agents training benchmarks tests -name '*.nbi' -delete -o -name '*.nbc' -delete
