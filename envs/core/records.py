@@ -22,9 +22,14 @@ _BOUND = "_records"
 """The attribute of a state holding ``(record array, the field views)``."""
 
 
-def record_dtype(fields: dict[str, tuple[Any, tuple[int, ...]]]) -> np.dtype:
-    """The aligned record dtype of ``fields`` (name → (dtype, per-table shape)); booleans become ``uint8``."""
-    return _layout(tuple((name, np.dtype(dt).str, shape) for name, (dt, shape) in fields.items()))[0]
+def record_dtype(fields: dict[str, tuple]) -> np.dtype:
+    """The aligned record dtype of ``fields`` (name → (dtype, per-table shape stored[, shape seen])); booleans become
+    ``uint8``."""
+    return _layout(_key(fields))[0]
+
+
+def _key(fields: dict[str, tuple]) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
+    return tuple((name, np.dtype(spec[0]).str, spec[1]) for name, spec in fields.items())
 
 
 @functools.cache
@@ -35,11 +40,19 @@ def _layout(fields: tuple[tuple[str, str, tuple[int, ...]], ...]) -> tuple[np.dt
     return dtype, booleans
 
 
-def allocate(batch: int, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """A zeroed record array of ``batch`` tables and the views that become the state's fields."""
-    dtype, booleans = _layout(tuple((name, np.dtype(dt).str, shape) for name, (dt, shape) in fields.items()))
+def allocate(batch: int, fields: dict[str, tuple]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """A zeroed record array of ``batch`` tables and the views that become the state's fields. A field given a third
+    entry, the shape the state sees, is stored larger (padded to a game's largest table, so that every table size
+    shares one record type and one compiled kernel) and seen through the leading part."""
+    dtype, booleans = _layout(_key(fields))
     rec = np.zeros(batch, dtype)
-    return rec, {name: rec[name].view(np.bool_) if name in booleans else rec[name] for name in fields}
+    views = {}
+    for name, spec in fields.items():
+        view = rec[name]
+        if len(spec) > 2 and spec[2] != spec[1]:
+            view = view[(slice(None), *(slice(0, k) for k in spec[2]))]
+        views[name] = view.view(np.bool_) if name in booleans else view
+    return rec, views
 
 
 def bind(state: Any, rec: np.ndarray, views: dict[str, np.ndarray]) -> None:
@@ -49,7 +62,7 @@ def bind(state: Any, rec: np.ndarray, views: dict[str, np.ndarray]) -> None:
     object.__setattr__(state, _BOUND, (rec, tuple(views.values()), operator.attrgetter(*views)))
 
 
-def records(state: Any, fields: dict[str, tuple[Any, tuple[int, ...]]]) -> np.ndarray:
+def records(state: Any, fields: dict[str, tuple]) -> np.ndarray:
     """The record array behind ``state``'s fields, rebuilt from the fields (and bound) if they are not its views."""
     bound = getattr(state, _BOUND, None)
     if bound is not None:

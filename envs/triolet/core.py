@@ -59,8 +59,9 @@ class TrioletGame(BatchedGame[TrioletState]):
         self.cards = deck_cards(self.num_players)
         """Card ids of the deck (index → id), L1."""
         cfg = self.config
-        self._rules = K.Rules(n=self.num_players, faceup_sets=cfg.faceup_sets, max_turns=cfg.max_turns,
-                              show_failed_facedown=cfg.show_failed_facedown, auto_forced=cfg.auto_forced)
+        self._rules = K.Rules(n=self.num_players, deck_size=len(self.cards), faceup_sets=cfg.faceup_sets,
+                              max_turns=cfg.max_turns, show_failed_facedown=cfg.show_failed_facedown,
+                              auto_forced=cfg.auto_forced)
         self._fields = record_fields(self.num_players, len(self.cards), NUM_ACTIONS)
 
     # ----- sizes -------------------------------------------------------------------------------------------------

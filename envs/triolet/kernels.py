@@ -39,8 +39,9 @@ from envs.triolet.state import PLAY_PHASE, SWAP_PHASE
 Extra = namedtuple("Extra", ("forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the forced-move report
 (:mod:`envs.core.forced`), batch axis first."""
-Rules = namedtuple("Rules", ("n", "faceup_sets", "max_turns", "show_failed_facedown", "auto_forced"))
-"""The configuration as the kernels take it (:class:`envs.triolet.config.TrioletConfig`; ``n`` players)."""
+Rules = namedtuple("Rules", ("n", "deck_size", "faceup_sets", "max_turns", "show_failed_facedown", "auto_forced"))
+"""The configuration as the kernels take it (:class:`envs.triolet.config.TrioletConfig`; ``n`` players, a deck of
+``deck_size`` cards)."""
 
 MAX_SWAPS = 3
 """L4: exchanges a player may make before saying ready."""
@@ -150,9 +151,9 @@ def apply_swap_phase(t, r, a):
 
 # ================================================================== play (L5–L16)
 @numba.njit(cache=True)
-def draw(t, p):
+def draw(t, r, p):
     """L10: draw from the stock until the hand holds three cards or the stock is empty."""
-    need = min(max(HAND_SIZE - ms.size(t.hand1[p], t.hand2[p]), 0), t.deck.shape[0] - t.stock_pos)
+    need = min(max(HAND_SIZE - ms.size(t.hand1[p], t.hand2[p]), 0), r.deck_size - t.stock_pos)
     for j in range(need):
         card = t.deck[t.stock_pos + j]
         t.hand1[p], t.hand2[p] = ms.add(t.hand1[p], t.hand2[p], bit(card), U0)
@@ -226,7 +227,7 @@ def apply_play(t, r, a):
         t.hand1[p], t.hand2[p] = ms.sub(t.hand1[p], t.hand2[p], x1, x2)
         t.known1[p], t.known2[p] = ms.sub(t.known1[p], t.known2[p], x1, x2)
         to_pile(t, x1, x2)
-        draw(t, p)
+        draw(t, r, p)
         place(t, r, p, rank, count, t.hand1[p] == U0)
     elif a < PLAY_FACEDOWN:  # the face-up card named, or k face-up cards of a rank (lowest slots first)
         single = a < PLAY_FACEUP_SET

@@ -11,6 +11,8 @@ import numpy as np
 from envs.core.game import BatchState
 from envs.triolet import multiset as ms
 
+MAX_PLAYERS, MAX_DECK = 8, 104
+"""The largest table and deck (two decks, L1): the table records store seat fields and the deck for them."""
 SWAP_PHASE, PLAY_PHASE = 0, 1
 """Values of ``TrioletState.phase``: the swap phase (L4), then play."""
 
@@ -92,17 +94,21 @@ class TrioletState(BatchState):
         return ms.counts(self.burned1, self.burned2)
 
 
-def record_fields(n: int, deck_size: int, num_actions: int) -> dict[str, tuple[type, tuple[int, ...]]]:
+def record_fields(n: int, deck_size: int, num_actions: int) -> dict[str, tuple]:
     """The fields of one table's record (:mod:`envs.core.records`) for ``n`` seats, a deck of ``deck_size`` cards and
-    ``num_actions`` actions: every field of :class:`TrioletState` but the forced-move report."""
+    ``num_actions`` actions: every field of :class:`TrioletState` but the forced-move report. Seat fields and the
+    deck are stored for the largest table (8 seats, two decks) and seen at their size: every table size shares one
+    record type, so the kernels compile once."""
     i8, u8, b1 = np.int64, np.uint64, np.bool_
+    seats = (MAX_PLAYERS,)
     return {
         "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)),
-        "rewards": (np.float64, (n,)), "terminated": (b1, ()), "truncated": (b1, ()), "deck": (np.int8, (deck_size,)),
-        "stock_pos": (i8, ()), "hand1": (u8, (n,)), "hand2": (u8, (n,)), "known1": (u8, (n,)), "known2": (u8, (n,)),
-        "faceup": (np.int8, (n, 3)), "facedown": (np.int8, (n, 3)), "pile1": (u8, ()), "pile2": (u8, ()),
-        "burned1": (u8, ()), "burned2": (u8, ()), "top": (i8, ()), "run": (i8, ()), "phase": (i8, ()),
-        "swaps": (i8, ()), "ready": (i8, ()), "dealer": (i8, ()), "turns": (i8, ()), "winner": (i8, ()),
-        "last_seat": (i8, ()), "last_action": (i8, ()), "last_card": (i8, ()), "last_burn": (b1, ()),
-        "last_missed": (b1, ()),
+        "rewards": (np.float64, seats, (n,)), "terminated": (b1, ()), "truncated": (b1, ()),
+        "deck": (np.int8, (MAX_DECK,), (deck_size,)), "stock_pos": (i8, ()), "hand1": (u8, seats, (n,)),
+        "hand2": (u8, seats, (n,)), "known1": (u8, seats, (n,)), "known2": (u8, seats, (n,)),
+        "faceup": (np.int8, (MAX_PLAYERS, 3), (n, 3)), "facedown": (np.int8, (MAX_PLAYERS, 3), (n, 3)),
+        "pile1": (u8, ()), "pile2": (u8, ()), "burned1": (u8, ()), "burned2": (u8, ()), "top": (i8, ()),
+        "run": (i8, ()), "phase": (i8, ()), "swaps": (i8, ()), "ready": (i8, ()), "dealer": (i8, ()),
+        "turns": (i8, ()), "winner": (i8, ()), "last_seat": (i8, ()), "last_action": (i8, ()),
+        "last_card": (i8, ()), "last_burn": (b1, ()), "last_missed": (b1, ()),
     }

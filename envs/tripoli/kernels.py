@@ -852,7 +852,7 @@ def step_tables(rec, r, x, idx, actions, pending):
     for i in range(idx.shape[0]):
         b = idx[i]
         t = rec[b]
-        before[:] = t.balance
+        before[:] = t.balance[: r.n]
         over = apply(t, r, x, b, actions[i])
         while over:
             over = end_deal(t, r, x, b)
@@ -869,7 +869,7 @@ def resume_tables(rec, r, x, idx, pending):
     for i in range(idx.shape[0]):
         b = idx[i]
         t = rec[b]
-        before[:] = t.balance
+        before[:] = t.balance[: r.n]
         pending[i] = not settle(t, r, x, b)
         for p in range(r.n):
             t.rewards[p] += t.balance[p] - before[p]

@@ -9,6 +9,8 @@ import numpy as np
 from envs.core.game import BatchState
 
 U0 = np.uint64(0)
+MAX_PLAYERS = 9
+"""The largest table (seat fields of the table records are stored for it)."""
 RANK_TEN, RANK_JACK, RANK_QUEEN, RANK_KING, RANK_ACE = 8, 9, 10, 11, 12
 PAY_RANKS = (RANK_ACE, RANK_KING, RANK_QUEEN, RANK_JACK, RANK_TEN)
 """Rank of the pay card of layout spaces 0–4 (A, K, Q, J, 10)."""
@@ -115,11 +117,13 @@ class TripoliState(BatchState):
     the seed); deal numbers K and later (final rounds included) are shuffled from the seed."""
 
 
-def record_fields(n: int, num_actions: int) -> dict[str, tuple[type, tuple[int, ...]]]:
+def record_fields(n: int, num_actions: int) -> dict[str, tuple]:
     """The fields of one table's record (:mod:`envs.core.records`) for ``n`` seats and ``num_actions`` actions: every
-    field of :class:`TripoliState` but the stacked decks and the forced-move report, with its per-table shape."""
+    field of :class:`TripoliState` but the stacked decks and the forced-move report, with its per-table shape. Seat
+    fields are stored for the largest table (9 seats) and seen for ``n``: every table size shares one record type, so
+    the kernels compile once."""
     i8, u8, b1 = np.int64, np.uint64, np.bool_
-    return {
+    fields = {
         "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)),
         "rewards": (np.float64, (n,)), "terminated": (b1, ()), "truncated": (b1, ()), "phase": (i8, ()),
         "deal": (i8, ()), "final": (b1, ()), "final_pot": (i8, ()), "final_left": (i8, (NUM_SPACES,)),
@@ -131,3 +135,4 @@ def record_fields(n: int, num_actions: int) -> dict[str, tuple[type, tuple[int, 
         "poker_winner": (i8, ()), "run_suit": (i8, ()), "last_card": (i8, ()), "last_player": (i8, ()),
         "run_start": (i8, ()), "played_by": (u8, (n,)),
     }
+    return {name: (dt, (MAX_PLAYERS,), shape) if shape == (n,) else (dt, shape) for name, (dt, shape) in fields.items()}
