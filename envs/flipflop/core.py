@@ -66,7 +66,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
         super().__init__(num_players, **options)
         cfg = self.config
         self._rules = K.Rules(
-            session=cfg.session, until_one_left=cfg.until_one_left, num_deals=cfg.num_deals,
+            n=num_players, session=cfg.session, until_one_left=cfg.until_one_left, num_deals=cfg.num_deals,
             max_deals=cfg.max_deals, max_turns=cfg.max_turns, claim_on_deal=cfg.declare_49_50 == "deal",
             auto_forced=cfg.auto_forced, stake=float(cfg.stake),
             start=float(cfg.bankroll) if cfg.session else 0.0,

@@ -39,7 +39,7 @@ from envs.flipflop.state import (
 Extra = namedtuple("Extra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the stacked decks and the forced-move
 report (:mod:`envs.core.forced`), batch axis first."""
-Rules = namedtuple("Rules", ("session", "until_one_left", "num_deals", "max_deals", "max_turns", "claim_on_deal",
+Rules = namedtuple("Rules", ("n", "session", "until_one_left", "num_deals", "max_deals", "max_turns", "claim_on_deal",
                              "auto_forced", "stake", "start"))
 """The configuration as the kernels take it (``claim_on_deal``: ``declare_49_50 == "deal"``; ``start``: the money
 each seat starts with, ``bankroll`` in a session, else 0)."""
@@ -165,7 +165,7 @@ def pay_sides(t, x, b):
 @numba.njit(cache=True)
 def start_deal(t, rules, x, b):
     """Ante (F4, F24), deal (F5–F6), settle 49/50 hands (F7–F8) and begin the first turn at table ``b``."""
-    n = t.hands.shape[0]
+    n = rules.n
     deck = t.deck
     deal = t.deal_no
     k = min(deal, x.decks.shape[1] - 1)
@@ -276,12 +276,12 @@ def begin_turn(t, rules, x, b, seat):
 
 
 @numba.njit(cache=True)
-def show_rest(t, x, b):
+def show_rest(t, rules, x, b):
     """F12: when a deal ends before the showing is complete, the players who had no turn yet show at once, in order
     from the dealer's left (each shows a card lower than every card shown before it)."""
     if t.sides_paid:
         return
-    n = t.hands.shape[0]
+    n = rules.n
     flip_suit = t.flip_card // 13
     for k in range(2):
         suit = flip_suit if k == FLIP else 3 - flip_suit
@@ -311,7 +311,7 @@ def end_episode(t, x, b, truncated):
 @numba.njit(cache=True)
 def finish_deal(t, rules, x, b, reason):
     """After the game pot is settled: side pots (F12), eliminations (F25), then the next deal or the end (F23)."""
-    n = t.hands.shape[0]
+    n = rules.n
     t.end_reason = reason
     pay_sides(t, x, b)
     t.deal_no += 1
@@ -330,7 +330,7 @@ def finish_deal(t, rules, x, b, reason):
     elif t.deal_no >= rules.max_deals:  # F28: the session would go on
         end_episode(t, x, b, True)
     else:
-        t.dealer = next_seat(t.out == 0, t.dealer)
+        t.dealer = next_seat(t.out[:n] == 0, t.dealer)
         start_deal(t, rules, x, b)
 
 
@@ -338,13 +338,13 @@ def finish_deal(t, rules, x, b, reason):
 @numba.njit(cache=True)
 def settle_out(t, rules, x, b, seat, tunk):
     """F18: the player who went out takes the game pot; F20: after a tunk every other player pays one stake."""
-    n = t.hands.shape[0]
+    n = rules.n
     winner = np.zeros(n, np.bool_)
     winner[seat] = True
     if tunk:
-        pay_extra(t, x, b, t.in_deal & ~winner)
+        pay_extra(t, x, b, t.in_deal[:n] & ~winner)
     share_game_pot(t, x, b, winner)
-    show_rest(t, x, b)
+    show_rest(t, rules, x, b)
     finish_deal(t, rules, x, b, TUNKED if tunk else WENT_OUT)
 
 
@@ -353,7 +353,7 @@ def settle_showdown(t, rules, x, b, dropper):
     """Everybody shows (F19, F21); the lowest total takes the game pot, ties share it. ``dropper``: the seat that
     dropped (F17, F19: it wins only with the strictly lowest total, else pays one stake), -1 after the stock ran out
     (F21)."""
-    n = t.hands.shape[0]
+    n = rules.n
     totals = np.empty(n, np.int64)
     for p in range(n):
         t.shown |= t.hands[p]
@@ -388,7 +388,7 @@ def settle_claim(t, rules, x, b, seat):
     """F7, F8: the claim of a 49 or 50. With ``deal`` every claimant shares the game pot and every player without
     50 pays one extra stake shared by the 50s; with ``first_turn`` the claimant alone takes the game pot and, with
     50, one extra stake from every other player. The claimants show their hands; the deal ends."""
-    n = t.hands.shape[0]
+    n = rules.n
     winners = np.zeros(n, np.bool_)
     fifty = np.zeros(n, np.bool_)
     fifties, payers = 0, 0
@@ -408,7 +408,7 @@ def settle_claim(t, rules, x, b, seat):
                 t.bank[p] += share
             elif t.in_deal[p]:
                 t.bank[p] -= 1.0
-    show_rest(t, x, b)
+    show_rest(t, rules, x, b)
     finish_deal(t, rules, x, b, INSTANT)
 
 
@@ -462,7 +462,7 @@ def lay(t, rules, x, b, p, i):
 @numba.njit(cache=True)
 def lay_off(t, rules, x, b, p, j):
     """F15: lay off card ``j``; it joins the spread of whoever laid that spread. F16/F18: an empty hand goes out."""
-    n = t.hands.shape[0]
+    n = rules.n
     card = U1 << LAYOFF_BIT[j]
     on_set = LAYOFF_KIND[j] == ON_SET
     target = t.sets & RANK_LOW[LAYOFF_RANK[j]] if on_set else LAYOFF_TARGET[j]
@@ -498,7 +498,7 @@ def discard(t, rules, x, b, p, low):
         t.end_reason = CUT_OFF
         end_episode(t, x, b, True)
     else:
-        begin_turn(t, rules, x, b, next_seat(t.in_deal, p))
+        begin_turn(t, rules, x, b, next_seat(t.in_deal[: rules.n], p))
 
 
 # ----- legal actions -----------------------------------------------------------------------------------------------
@@ -604,7 +604,7 @@ def settle_moves(t, rules, x, b):
 @numba.njit(cache=True)
 def new_episode(t, rules, x, b):
     """Deal a new episode at table ``b`` from its seed (and its stacked decks, its dealer if not -1)."""
-    n = t.hands.shape[0]
+    n = rules.n
     t.terminated = False
     t.truncated = False
     x.forced_count[b] = 0
@@ -652,7 +652,7 @@ def step_tables(rec, rules, x, idx, actions):
     for i in range(idx.shape[0]):
         b = idx[i]
         t = rec[b]
-        n = t.hands.shape[0]
+        n = rules.n
         for p in range(n):
             t.rewards[p] = t.bank[p]
         apply(t, rules, x, b, actions[i])

@@ -95,11 +95,17 @@ class FlipFlopState(BatchState):
     """(B,) int64 — how the last finished deal ended, or CUT_OFF for a deal cut by ``max_turns`` (see END_NAMES)."""
 
 
-def record_fields(n: int, num_actions: int) -> dict[str, tuple[type, tuple[int, ...]]]:
+MAX_PLAYERS = 7
+"""The largest table (seat fields of the table records are stored for it)."""
+
+
+def record_fields(n: int, num_actions: int) -> dict[str, tuple]:
     """The fields of one table's record (:mod:`envs.core.records`) for ``n`` seats and ``num_actions`` actions: every
-    field of :class:`FlipFlopState` but the stacked decks and the forced-move report, with its per-table shape."""
+    field of :class:`FlipFlopState` but the stacked decks and the forced-move report, with its per-table shape. Seat
+    fields are stored for the largest table (7 seats) and seen for ``n``: every table size shares one record type, so
+    the kernels compile once."""
     i8, u8, b1, f8 = np.int64, np.uint64, np.bool_, np.float64
-    return {
+    fields = {
         "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)), "rewards": (f8, (n,)),
         "terminated": (b1, ()), "truncated": (b1, ()), "hands": (u8, (n,)), "deck": (i8, (52,)), "stock_pos": (i8, ()),
         "pile": (i8, (52,)), "pile_len": (i8, ()), "runs": (u8, ()), "sets": (u8, ()), "set_open": (u8, ()),
@@ -110,3 +116,7 @@ def record_fields(n: int, num_actions: int) -> dict[str, tuple[type, tuple[int, 
         "out": (b1, (n,)), "all_in": (b1, (n,)), "won_game": (b1, (n,)), "dealer": (i8, ()), "deal_no": (i8, ()),
         "last_action": (i8, (n,)), "end_reason": (i8, ()),
     }
+    seat_fields = ("rewards", "hands", "spreads", "taken_by", "had_turn", "spreads3", "other_laid", "bank", "anted",
+                   "in_deal", "out", "all_in", "won_game", "last_action")
+    return {name: (spec[0], (MAX_PLAYERS, *spec[1][1:]), spec[1]) if name in seat_fields else spec
+            for name, spec in fields.items()}
