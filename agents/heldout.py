@@ -18,7 +18,7 @@ import numpy as np
 from agents.base import AgentBase
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.registry import make_agent
-from agents.tripoli_bots import TripoliLongSuit
+from agents.tripoli_bots import TripoliAggressive, TripoliLongSuit
 from agents.tripoli_heuristic import TripoliHeuristic
 from agents.zoo import bot_names
 from envs.core.game import BatchedGame, sample_legal
@@ -102,20 +102,11 @@ class TripoliRock(TripoliHeuristic):
     spare_price = 0.0
 
 
-class TripoliAggroLongSuit(TripoliLongSuit):
+class TripoliAggroLongSuit(TripoliLongSuit, TripoliAggressive):
     """Held out. Two zoo styles in one player: ``aggressive``'s betting and auctions with ``longsuit``'s Michigan
     leads."""
 
     name = "aggro-longsuit"
-    swap_below = 0.45
-    bet_above = 0.3
-    raise_above = 0.6
-    call_margin = -0.05
-    hopeless_below = 0.02
-    bet_scale = 4.0
-    spare_price = 10.0
-    spare_worth = 0.5
-    suit_price_extra = 1
 
 
 class FlipFlopReckless(FlipFlopHeuristic):

@@ -125,11 +125,15 @@ def test_league_reweights_the_pool_from_every_evaluation(tmp_path):
 
 def test_bad_settings_are_refused_before_training(tmp_path):
     for kw, message in ((dict(whole_table=1.5), "whole_table"), (dict(league_floor=0.0), "league_floor"),
-                        (dict(selfplay_every=0), "selfplay_every"), (dict(reward_scale=0.0), "reward_scale")):
+                        (dict(selfplay_every=0), "selfplay_every"), (dict(reward_scale=0.0), "reward_scale"),
+                        (dict(learning_rate=0.0), "learning_rate must be positive"),
+                        (dict(ent_coef=-0.01), "ent_coef must be 0 or more")):
         with pytest.raises(ValueError, match=message):
             tiny(tmp_path, **kw)
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
         train(tiny(tmp_path, fields="zoo,nobody"))
+    with pytest.raises(ValueError, match="the game triolet has no hint features"):
+        train(tiny(tmp_path, game="triolet", hints=True))
     assert not (tmp_path / "run" / "model.zip").exists()
 
 

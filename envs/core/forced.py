@@ -9,8 +9,10 @@ the table where the action's name does not say it (a Tripoli "continue run" play
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
+import numba
 import numpy as np
 
 if TYPE_CHECKING:
@@ -69,3 +71,35 @@ def grow(state: BatchState, capacity: int) -> None:
         new = np.full((old.shape[0], capacity), -1, np.int64)
         new[:, : old.shape[1]] = old
         setattr(state, name, new)
+
+
+def widen_and_resume(state: BatchState, idx: np.ndarray, pending: np.ndarray,
+                     resume: Callable[[np.ndarray, np.ndarray], None]) -> None:
+    """A compiled core's step stops at the tables ``idx[pending]`` when their report arrays are full: widen the
+    arrays and call ``resume(tables, pending)`` (the core's kernel going on with those tables' forced moves, flagging
+    again the tables that fill the wider arrays) until none is left."""
+    while pending.any():
+        idx = idx[pending]
+        grow(state, 2 * state.forced_seat.shape[1])
+        pending = np.zeros(idx.size, bool)
+        resume(idx, pending)
+
+
+@numba.njit(cache=True)
+def report_move(x, b, seat, action, card):
+    """Kernel: append one forced move to table ``b``'s report; ``x`` holds the state's ``forced_*`` arrays (a
+    compiled core's named tuple of the arrays outside its table records)."""
+    k = x.forced_count[b]
+    x.forced_seat[b, k] = seat
+    x.forced_action[b, k] = action
+    x.forced_card[b, k] = card
+    x.forced_count[b] = k + 1
+
+
+@numba.njit(cache=True)
+def clear_report(x, b):
+    """Kernel: table ``b`` starts a new episode: no forced move reported."""
+    x.forced_count[b] = 0
+    x.forced_seat[b, :] = -1
+    x.forced_action[b, :] = -1
+    x.forced_card[b, :] = -1

@@ -16,6 +16,7 @@ import numba
 import numpy as np
 
 from envs.core.bits import lowest, popcount
+from envs.core.forced import clear_report, report_move
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
 from envs.flipflop import actions as T
 from envs.flipflop.state import (
@@ -591,12 +592,7 @@ def settle_moves(t, rules, x, b):
         if not rules.auto_forced or count != 1 or t.phase == CLAIM:  # F7: a claim is always asked
             return
         action = np.argmax(t.legal_action_mask)
-        k = x.forced_count[b]
-        if k < x.forced_seat.shape[1]:
-            x.forced_seat[b, k] = t.current_player
-            x.forced_action[b, k] = action
-            x.forced_card[b, k] = -1
-        x.forced_count[b] = k + 1
+        report_move(x, b, t.current_player, action, -1)  # at most one per step: the arrays have room (core.py)
         apply(t, rules, x, b, action)
 
 
@@ -607,10 +603,7 @@ def new_episode(t, rules, x, b):
     n = rules.n
     t.terminated = False
     t.truncated = False
-    x.forced_count[b] = 0
-    x.forced_seat[b, :] = -1
-    x.forced_action[b, :] = -1
-    x.forced_card[b, :] = -1
+    clear_report(x, b)
     t.pile[:] = 0
     t.pots[:] = 0.0
     t.end_reason = 0

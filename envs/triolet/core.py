@@ -30,6 +30,8 @@ Decisions where the rules are silent (also in the final report of issue 3):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from envs.core import forced, records
@@ -106,13 +108,10 @@ class TrioletGame(BatchedGame[TrioletState]):
         return (records.records(state, self._fields), self._rules,
                 K.Extra(state.forced_count, state.forced_seat, state.forced_action, state.forced_card))
 
-    def _finish_forced(self, state: TrioletState, idx: np.ndarray, pending: np.ndarray) -> None:
-        """Widen the forced-move report arrays for the tables ``idx[pending]`` that filled them, and go on."""
-        while pending.any():
-            idx = idx[pending]
-            forced.grow(state, 2 * state.forced_seat.shape[1])
-            pending = np.zeros(idx.size, bool)
-            K.settle_tables(*self.kernel_args(state), idx, pending)
+    def _resume(self, state: TrioletState) -> Callable[[np.ndarray, np.ndarray], None]:
+        """The kernel that goes on with forced moves at some tables of ``state``, for
+        :func:`envs.core.forced.widen_and_resume` (the arguments are read at each call: widening replaces arrays)."""
+        return lambda tables, pending: K.resume_tables(*self.kernel_args(state), tables, pending)
 
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TrioletState:
         b = len(seeds)
@@ -132,18 +131,18 @@ class TrioletGame(BatchedGame[TrioletState]):
         records.bind(state, rec, views)
         pending = np.zeros(b, bool)
         K.init_tables(*self.kernel_args(state), self.cards, pending)
-        self._finish_forced(state, np.arange(b), pending)
+        forced.widen_and_resume(state, np.arange(b), pending, self._resume(state))
         return state
 
     def _redeal(self, state: TrioletState, idx: np.ndarray, seeds: np.ndarray) -> None:
         pending = np.zeros(idx.size, bool)
         K.redeal_tables(*self.kernel_args(state), self.cards, idx, seeds, pending)
-        self._finish_forced(state, idx, pending)
+        forced.widen_and_resume(state, idx, pending, self._resume(state))
 
     def _step(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> None:
         pending = np.zeros(idx.size, bool)
         K.step_tables(*self.kernel_args(state), idx, actions, pending)
-        self._finish_forced(state, idx, pending)
+        forced.widen_and_resume(state, idx, pending, self._resume(state))
 
     def settle(self, state: TrioletState, idx: np.ndarray | None = None) -> None:
         """Recompute the masks of tables ``idx`` (default: all unfinished) and play their forced moves until each
@@ -151,8 +150,8 @@ class TrioletGame(BatchedGame[TrioletState]):
         idx = np.flatnonzero(~state.done) if idx is None else np.asarray(idx, np.int64)
         forced.ensure(state, self.forced_capacity)
         pending = np.zeros(idx.size, bool)
-        K.settle_tables(*self.kernel_args(state), idx, pending)
-        self._finish_forced(state, idx, pending)
+        K.resume_tables(*self.kernel_args(state), idx, pending)
+        forced.widen_and_resume(state, idx, pending, self._resume(state))
 
     # ----- faces -------------------------------------------------------------------------------------------------
     def _observe(self, state: TrioletState, seats: np.ndarray, out: np.ndarray) -> None:

@@ -4,11 +4,11 @@ Each rule function works on one table: its record ``t`` (:mod:`envs.core.records
 seat ``p``'s hand) and, where it reports forced moves, the arrays ``x`` (:data:`Extra`) and the table's index ``b``;
 it reads like the rules file (rule ids in comments): the deal (L1, L3), the swap phase (L4) and
 the play (L5–L16). The batch entry points (:func:`init_tables`, :func:`redeal_tables`, :func:`step_tables`,
-:func:`settle_tables`) loop over the tables inside compiled code, one call from Python per batch.
+:func:`resume_tables`) loop over the tables inside compiled code, one call from Python per batch.
 
 A chain of forced moves (C8: pick-ups, single plays, forced "ready"s) is bounded only by ``max_turns``: a table whose
 forced-move report arrays are full stops with its forced move pending and is flagged; the game widens the arrays
-and calls :func:`settle_tables` for it, which goes on.
+and calls :func:`resume_tables` for it, which goes on.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 
 from envs.core.bits import bit, lowest, popcount
 from envs.core.cards import DECK_SIZE, NUM_RANKS
+from envs.core.forced import clear_report, report_move
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
 from envs.triolet import multiset as ms
 from envs.triolet.actions import (
@@ -48,16 +49,6 @@ MAX_SWAPS = 3
 U0 = np.uint64(0)
 #: ``PLAYABLE_CARDS[top + 1]``: the cards that may go on a pile with top rank ``top`` (-1: empty pile).
 PLAYABLE_CARDS = np.array([np.bitwise_or.reduce(ms.RANK_MASKS[row]) for row in PLAYABLE], dtype=np.uint64)
-
-
-@numba.njit(cache=True)
-def report(x, b, seat, action):
-    """Append one forced move (C8) to table ``b``'s report."""
-    k = x.forced_count[b]
-    x.forced_seat[b, k] = seat
-    x.forced_action[b, k] = action
-    x.forced_card[b, k] = -1
-    x.forced_count[b] = k + 1
 
 
 # ================================================================== deal (L1, L3)
@@ -349,7 +340,7 @@ def settle(t, r, x, b):
             return True
         if x.forced_count[b] >= x.forced_seat.shape[1]:
             return False
-        report(x, b, t.current_player, a)
+        report_move(x, b, t.current_player, a, -1)
         apply(t, r, a)
 
 
@@ -372,10 +363,7 @@ def redeal_tables(rec, r, x, cards, idx, seeds, pending):
         t.rewards[:] = 0.0
         t.terminated = False
         t.truncated = False
-        x.forced_count[b] = 0
-        x.forced_seat[b, :] = -1
-        x.forced_action[b, :] = -1
-        x.forced_card[b, :] = -1
+        clear_report(x, b)
         t.deck[0] = -1
         t.dealer = -1
         t.known1[:] = U0
@@ -410,7 +398,7 @@ def step_tables(rec, r, x, idx, actions, pending):
 
 
 @numba.njit(cache=True)
-def settle_tables(rec, r, x, idx, pending):
+def resume_tables(rec, r, x, idx, pending):
     """Recompute the masks of tables ``idx`` and go on with their forced moves (after the report arrays were
     widened, or after a position was set up by hand)."""
     for i in range(idx.shape[0]):

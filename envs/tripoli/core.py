@@ -27,6 +27,7 @@ one call into them, which loops over the tables. See :mod:`envs.tripoli_v1` for 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
@@ -135,13 +136,10 @@ class TripoliGame(BatchedGame[TripoliState]):
         return (records.records(s, self._fields), self._rules,
                 K.Extra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
 
-    def _finish_forced(self, s: TripoliState, idx: np.ndarray, pending: np.ndarray) -> None:
-        """Widen the forced-move report arrays for the tables ``idx[pending]`` that ran out of room, and go on."""
-        while pending.any():
-            idx = idx[pending]
-            forced.grow(s, 2 * s.forced_seat.shape[1])
-            pending = np.zeros(idx.size, bool)
-            K.resume_tables(*self.kernel_args(s), idx, pending)
+    def _resume(self, state: TripoliState) -> Callable[[np.ndarray, np.ndarray], None]:
+        """The kernel that goes on with forced moves at some tables of ``state``, for
+        :func:`envs.core.forced.widen_and_resume` (the arguments are read at each call: widening replaces arrays)."""
+        return lambda tables, pending: K.resume_tables(*self.kernel_args(state), tables, pending)
 
     def _init(self, seeds: np.ndarray, decks: np.ndarray | None, dealers: np.ndarray | None) -> TripoliState:
         b = seeds.shape[0]
@@ -161,20 +159,20 @@ class TripoliGame(BatchedGame[TripoliState]):
         records.bind(s, rec, views)
         pending = np.zeros(b, bool)
         K.init_tables(*self.kernel_args(s), pending)
-        self._finish_forced(s, np.arange(b), pending)
+        forced.widen_and_resume(s, np.arange(b), pending, self._resume(s))
         return s
 
     def _redeal(self, state: TripoliState, idx: np.ndarray, seeds: np.ndarray) -> None:
         pending = np.zeros(idx.size, bool)
         K.redeal_tables(*self.kernel_args(state), idx, seeds, pending)
-        self._finish_forced(state, idx, pending)
+        forced.widen_and_resume(state, idx, pending, self._resume(state))
 
     def _step(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> None:
         if s.forced_seat.shape[1] < K.ROOM:  # a decided lead reports its run without asking for room
             forced.grow(s, K.ROOM)
         pending = np.zeros(idx.size, bool)
         K.step_tables(*self.kernel_args(s), idx, actions, pending)
-        self._finish_forced(s, idx, pending)
+        forced.widen_and_resume(s, idx, pending, self._resume(s))
 
     # ================================================================== views
     def _observe(self, state: TripoliState, seats: np.ndarray, out: np.ndarray) -> None:

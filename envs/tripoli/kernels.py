@@ -21,6 +21,7 @@ import numba
 import numpy as np
 
 from envs.core.bits import bit, lowest, popcount
+from envs.core.forced import clear_report, report_move
 from envs.core.poker import evaluate_one
 from envs.core.rng import STREAM_BOARD, STREAM_DEALER, shuffle_into, uniform_int
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP
@@ -84,16 +85,6 @@ def holder(hands, card):
         if hands[p] & bit(card):
             return p
     return -1
-
-
-@numba.njit(cache=True)
-def report(x, b, seat, action, card):
-    """Append one forced move (C8) to table ``b``'s report."""
-    k = x.forced_count[b]
-    x.forced_seat[b, k] = seat
-    x.forced_action[b, k] = action
-    x.forced_card[b, k] = card
-    x.forced_count[b] = k + 1
 
 
 # ================================================================== deal (T4, T5)
@@ -582,7 +573,7 @@ def play_run(t, r, x, b, first):
     while True:
         p = holder(t.hands, card)
         if card != first:
-            report(x, b, p, r.continue_run, card)
+            report_move(x, b, p, r.continue_run, card)
         t.hands[p] &= ~bit(card)
         t.played_by[p] |= bit(card)
         t.played |= bit(card)
@@ -784,7 +775,7 @@ def settle(t, r, x, b):
             a += 1
         p = t.current_player
         card = lowest(suit_cards(t.hands[p], a - r.lead)) if phase == P_LEAD else -1
-        report(x, b, p, a, card)
+        report_move(x, b, p, a, card)
         over = apply(t, r, x, b, a)
         while over:
             over = end_deal(t, r, x, b)
@@ -823,10 +814,7 @@ def redeal_tables(rec, r, x, idx, seeds, pending):
         t.rewards[:] = 0.0
         t.terminated = False
         t.truncated = False
-        x.forced_count[b] = 0
-        x.forced_seat[b, :] = -1
-        x.forced_action[b, :] = -1
-        x.forced_card[b, :] = -1
+        clear_report(x, b)
         t.phase = 0
         t.deal = 0
         t.final = False
