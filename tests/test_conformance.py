@@ -60,12 +60,13 @@ def _broken(name: str, **overrides):
 
 
 def test_suite_catches_a_leaking_chip() -> None:
-    def _step(self, state, idx, actions):
-        type(self).__mro__[1]._step(self, state, idx, actions)
+    def _play(self, state, idx, actions):
+        bad = type(self).__mro__[1]._play(self, state, idx, actions)
         state.rewards[idx, 0] += 1.0  # a chip from nowhere
+        return bad
 
     with pytest.raises(AssertionError, match="not conserved"):
-        testing.check_conservation(_broken("flipflop", _step=_step), 1, TABLE_TOTAL["flipflop"])
+        testing.check_conservation(_broken("flipflop", _play=_play), 1, TABLE_TOTAL["flipflop"])
 
 
 def test_suite_catches_an_observation_that_depends_on_the_batch() -> None:

@@ -66,3 +66,38 @@ def test_a_record_dtype_stores_booleans_as_bytes() -> None:
     rec, views = records.allocate(4, {"flag": (np.bool_, ()), "hands": (np.uint64, (3,))})
     views["flag"][2] = True
     assert rec["flag"].tolist() == [0, 0, 1, 0] and views["flag"].dtype == np.bool_
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_field_replaced_after_a_step_reaches_the_kernels(name: str) -> None:
+    """The kernel arguments kept on a state are dropped when a field is assigned: the next step reads the new one."""
+    game, state, rng = _played(name)
+    assert game.kernel_args(state) is game.kernel_args(state)  # kept between calls
+    twin = state.copy()
+    done = state.terminated.copy()
+    done[0] = True  # table 0 finished, written into a new array
+    state.terminated = done
+    twin.terminated[0] = True  # the same, written through the field
+    actions = sample_legal(state.legal_action_mask, rng)
+    for s in (state, twin):
+        game.step(s, actions)
+    assert state.terminated[0] and np.shares_memory(state.terminated, game.kernel_args(state)[0])
+    for field in ("legal_action_mask", "rewards", "current_player", "terminated", "forced_count"):
+        np.testing.assert_array_equal(getattr(state, field), getattr(twin, field), err_msg=field)
+    other = make_game(name, 4)  # another game object: its own arguments (its own rules)
+    assert other.kernel_args(state)[1] is other._rules and game.kernel_args(state)[1] is game._rules
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_an_illegal_action_at_a_later_table_changes_no_table(name: str) -> None:
+    """step checks every table's action before it plays any (one compiled pass, envs/core/play.py)."""
+    game, state, rng = _played(name)
+    live = np.flatnonzero(~state.done)
+    actions = sample_legal(state.legal_action_mask, rng)
+    last = live[-1]
+    actions[last] = int(np.flatnonzero(~state.legal_action_mask[last])[0])
+    before = state.copy()
+    with pytest.raises(ValueError, match=f"at table {last}"):
+        game.step(state, actions)
+    for field in ("legal_action_mask", "rewards", "current_player", "terminated", "forced_count"):
+        np.testing.assert_array_equal(getattr(state, field), getattr(before, field), err_msg=field)

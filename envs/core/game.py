@@ -56,6 +56,12 @@ class BatchState:
     def batch_size(self) -> int:
         return int(self.current_player.shape[0])
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Assigning a field drops the kernel arguments a compiled core cached on the state
+        (:meth:`BatchedGame.kernel_args`): they may hold the array it replaces."""
+        self.__dict__.pop(_KERNEL_ARGS, None)
+        object.__setattr__(self, name, value)
+
     @property
     def done(self) -> np.ndarray:
         """(B,) bool — terminated or truncated."""
@@ -81,6 +87,8 @@ class BatchState:
 
 
 S = TypeVar("S", bound=BatchState)
+_KERNEL_ARGS = "_kernel_args"
+"""The attribute of a state holding ``(game, its kernel arguments for the state)``."""
 
 
 class BatchedGame(ABC, Generic[S]):
@@ -232,8 +240,7 @@ class BatchedGame(ABC, Generic[S]):
             acts = np.minimum(given, self.num_actions).astype(np.int64)
         else:
             acts = given.astype(np.int64, copy=False)
-        live_idx, live_acts, bad = _live_moves(idx, acts, state.legal_action_mask, state.terminated,
-                                               state.truncated, self.num_actions)
+        bad = self._play(state, idx, acts)
         if bad >= 0:
             t, act = int(idx[bad]), int(acts[bad])
             allowed_now = ", ".join(f"{a} ({self._names()[a]})" for a in np.flatnonzero(state.legal_action_mask[t]))
@@ -243,14 +250,22 @@ class BatchedGame(ABC, Generic[S]):
                 + (f" at table {t}" if b > 1 else "")
                 + f"; legal actions: {allowed_now}"
             )
-        if tables is None:
-            state.rewards.fill(0.0)
-        else:
-            state.rewards[idx] = 0.0
-        forced.clear(state, idx)
-        if live_idx.size:
-            self._step(state, live_idx, live_acts)
         return state
+
+    def kernel_args(self, state: S) -> tuple[Any, ...]:
+        """What the compiled kernels take for ``state``: its table records (:mod:`envs.core.records`), the rules and
+        the arrays outside the records (:meth:`_kernel_args`), built once and kept on the state until one of its
+        fields is assigned."""
+        cached = state.__dict__.get(_KERNEL_ARGS)
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        args = self._kernel_args(state)
+        state.__dict__[_KERNEL_ARGS] = (self, args)
+        return args
+
+    def _kernel_args(self, state: S) -> tuple[Any, ...]:
+        """The arguments of :meth:`kernel_args`, built afresh (each compiled core defines them)."""
+        raise NotImplementedError(f"{type(self).__name__} has no compiled kernels")
 
     def _selected_actions(self, actions: Any, idx: np.ndarray, b: int) -> np.ndarray:
         """The actions of the selected tables ``idx`` from what :meth:`step` was given (checked)."""
@@ -302,8 +317,11 @@ class BatchedGame(ABC, Generic[S]):
         """Deal ``len(seeds)`` tables (inputs already checked; ``decks`` is ``(B, K, deck_size)`` int16)."""
 
     @abstractmethod
-    def _step(self, state: S, idx: np.ndarray, actions: np.ndarray) -> None:
-        """Apply the legal ``actions`` at tables ``idx`` in place, forced moves included."""
+    def _play(self, state: S, idx: np.ndarray, actions: np.ndarray) -> int:
+        """The step at tables ``idx`` (distinct) with ``actions`` (``int64``, one per table, not yet checked): the
+        position in ``idx`` of the first unfinished table whose action is illegal, with the state unchanged; else
+        -1, after every selected table's rewards and forced-move report were cleared and the unfinished ones played
+        their action, forced moves included (:mod:`envs.core.play`)."""
 
     @abstractmethod
     def _observe(self, state: S, seats: np.ndarray, out: np.ndarray) -> None:
@@ -343,26 +361,6 @@ class BatchedGame(ABC, Generic[S]):
         if name not in names:
             raise ArgumentError(f"{self.name}: no action named {show(name)}")
         return names.index(name)
-
-
-@numba.njit(cache=True)
-def _live_moves(idx, acts, mask, terminated, truncated, num_actions):
-    """(tables of ``idx`` still playing, their actions, -1) when every such action is legal, else (empty, empty,
-    position in ``idx`` of the first illegal one)."""
-    live = np.empty(idx.size, np.int64)
-    live_acts = np.empty(idx.size, np.int64)
-    count = 0
-    for k in range(idx.size):
-        t = idx[k]
-        if terminated[t] or truncated[t]:
-            continue
-        a = acts[k]
-        if a < 0 or a >= num_actions or not mask[t, a]:
-            return live[:0], live_acts[:0], k
-        live[count] = t
-        live_acts[count] = a
-        count += 1
-    return live[:count], live_acts[:count], -1
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

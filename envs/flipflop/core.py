@@ -112,13 +112,13 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             return -4.0 * cfg.stake, float(n * cfg.bankroll) * cfg.stake
         return -1.0 * cfg.stake, float(4 * n - 1) * cfg.stake
 
-    def kernel_args(self, s: FlipFlopState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+    def _kernel_args(self, s: FlipFlopState) -> tuple[np.ndarray, K.Rules, K.Extra]:
         """The table records of ``s``, the rules and the arrays outside the records, as the kernels take them."""
         return (records.records(s, self._fields), self._rules,
                 K.Extra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
 
     def _observe(self, state: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
-        observation.observe(state, seats, out)
+        observation.observe(self, state, seats, out)
 
     def _render_table(self, state: FlipFlopState, table: int, viewer: int | None, unicode: bool) -> str:
         return render.render(state, table, viewer, unicode)
@@ -142,5 +142,5 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
     def _redeal(self, state: FlipFlopState, idx: np.ndarray, seeds: np.ndarray) -> None:
         K.redeal_tables(*self.kernel_args(state), idx, seeds)
 
-    def _step(self, s: FlipFlopState, idx: np.ndarray, actions: np.ndarray) -> None:
-        K.step_tables(*self.kernel_args(s), idx, actions)
+    def _play(self, s: FlipFlopState, idx: np.ndarray, actions: np.ndarray) -> int:
+        return K.play_tables(*self.kernel_args(s), idx, actions)

@@ -3,7 +3,7 @@
 Each rule function works on one table: its record ``t`` (:mod:`envs.core.records`; ``t.hands[p]`` is seat ``p``'s
 hand), the arrays outside the records ``x`` (:data:`Extra`) and the table's index ``b``; it reads like the rules
 file (rule ids in comments). The batch entry points (:func:`init_tables`, :func:`redeal_tables`,
-:func:`step_tables`) loop over the tables inside compiled code: one call from Python per batch; the observation's
+:func:`play_tables`) loop over the tables inside compiled code: one call from Python per batch; the observation's
 loop is :func:`envs.flipflop.observation.observe`. Card sets are ace-low ``uint64`` masks (see
 :mod:`envs.flipflop.actions`).
 """
@@ -15,6 +15,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from envs.core import play
 from envs.core.bits import lowest, popcount
 from envs.core.forced import clear_report, report_move
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
@@ -639,12 +640,19 @@ def redeal_tables(rec, rules, x, idx, seeds):
 
 
 @numba.njit(cache=True)
-def step_tables(rec, rules, x, idx, actions):
-    """Play ``actions[i]`` at table ``idx[i]`` (legal, checked by the caller), forced moves included; the rewards
-    are the change of each seat's money times ``stake`` (F26)."""
+def play_tables(rec, rules, x, idx, actions):
+    """``step`` at tables ``idx``: -1 after playing ``actions[i]`` at each unfinished table ``idx[i]``, forced moves
+    included (rewards: the change of each seat's money times ``stake``, F26), or the position of the first illegal
+    action with nothing changed."""
+    bad = play.first_illegal(rec, idx, actions)
+    if bad >= 0:
+        return bad
     for i in range(idx.shape[0]):
         b = idx[i]
         t = rec[b]
+        play.start_step(t, x, b)
+        if t.terminated or t.truncated:
+            continue
         n = rules.n
         for p in range(n):
             t.rewards[p] = t.bank[p]
@@ -652,3 +660,4 @@ def step_tables(rec, rules, x, idx, actions):
         settle_moves(t, rules, x, b)
         for p in range(n):
             t.rewards[p] = (t.bank[p] - t.rewards[p]) * rules.stake
+    return -1

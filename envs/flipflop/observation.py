@@ -10,6 +10,8 @@ showed (F12, showdowns), the flip card and cards they took from the discard pile
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numba
 import numpy as np
 
@@ -17,6 +19,9 @@ from envs.core import bits
 from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
 from envs.flipflop import actions as T
 from envs.flipflop.state import CLAIM, DRAW, PLAY, FlipFlopState
+
+if TYPE_CHECKING:
+    from envs.flipflop.core import FlipFlopGame
 
 MAX_SEATS = 7
 SEAT_FIELDS = ("present", "in_deal", "out", "all_in", "dealer", "to_act", "had_turn", "hand_size", "bank",
@@ -91,13 +96,11 @@ TABLE_OFFSET = SPEC.offset("stock")
 OBS_SIZE = SPEC.size
 
 
-def observe(s: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
+def observe(game: FlipFlopGame, s: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
     """Write the observation of seat ``seats[b]`` at each table ``b`` into ``out`` ``(B, OBS_SIZE) float32``
     (``seats``: ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`): one compiled loop over the
-    tables."""
-    _observe_tables(seats, out, s.hands, s.flip_card, s.shown, s.pile, s.pile_len, s.runs, s.sets, s.taken,
-                    s.spreads, s.taken_by, s.in_deal, s.out, s.all_in, s.dealer, s.current_player, s.had_turn, s.bank,
-                    s.anted, s.stock_pos, s.pots, s.phase, s.last_turn, s.deal_no, s.turn_no)
+    table records."""
+    _observe_tables(seats, out, game.kernel_args(s)[0], game.num_players)
 
 
 _PUB_OF = T.PUB_OF
@@ -134,54 +137,52 @@ def _plane_into(row, at, mask):
 
 
 @numba.njit(cache=True)
-def _observe_tables(seats, out, hands, flip_card, shown, pile, pile_len, runs, sets, taken, spreads, taken_by,
-                    in_deal, out_of_session, all_in, dealer, current_player, had_turn, bank, anted, stock_pos, pots,
-                    phase, last_turn, deal_no, turn_no):
-    n = hands.shape[1]
+def _observe_tables(seats, out, rec, n):
     one = np.uint64(1)
     for t in range(out.shape[0]):
         row = out[t]
         row[:] = 0.0
+        r = rec[t]
         me = seats[t]
-        flip = one << np.uint64(flip_card[t])
+        flip = one << np.uint64(r.flip_card)
         pile_mask = np.uint64(0)
-        for i in range(pile_len[t]):
-            pile_mask |= one << np.uint64(pile[t, i])
-            row[_AT_PILE_ORDER + _PUB_OF[pile[t, i]]] = (i + 1) / 52.0
-        known = shown[t] | flip
+        for i in range(r.pile_len):
+            pile_mask |= one << np.uint64(r.pile[i])
+            row[_AT_PILE_ORDER + _PUB_OF[r.pile[i]]] = (i + 1) / 52.0
+        known = r.shown | flip
         for seat in range(n):
-            known |= taken_by[t, seat]
-        _plane_into(row, _AT_HAND, hands[t, me])
+            known |= r.taken_by[seat]
+        _plane_into(row, _AT_HAND, r.hands[me])
         _plane_into(row, _AT_FLIP_CARD, flip)
-        _plane_into(row, _AT_SHOWN, shown[t])
+        _plane_into(row, _AT_SHOWN, r.shown)
         _plane_into(row, _AT_PILE, pile_mask)
-        if pile_len[t] > 0:
-            _plane_into(row, _AT_PILE_TOP, one << np.uint64(pile[t, pile_len[t] - 1]))
-        _plane_into(row, _AT_IN_RUN, runs[t])
-        _plane_into(row, _AT_IN_SET, sets[t])
-        _plane_into(row, _AT_TAKEN_NOW, taken[t])
+        if r.pile_len > 0:
+            _plane_into(row, _AT_PILE_TOP, one << np.uint64(r.pile[r.pile_len - 1]))
+        _plane_into(row, _AT_IN_RUN, r.runs)
+        _plane_into(row, _AT_IN_SET, r.sets)
+        _plane_into(row, _AT_TAKEN_NOW, r.taken)
         for j in range(n):
             seat = (me + j) % n
-            _plane_into(row, _AT_SPREADS + 52 * j, spreads[t, seat])
-            _plane_into(row, _AT_TAKEN_BY + 52 * j, taken_by[t, seat])
-            _plane_into(row, _AT_KNOWN + 52 * j, hands[t, seat] & known)
+            _plane_into(row, _AT_SPREADS + 52 * j, r.spreads[seat])
+            _plane_into(row, _AT_TAKEN_BY + 52 * j, r.taken_by[seat])
+            _plane_into(row, _AT_KNOWN + 52 * j, r.hands[seat] & known)
             row[_SEAT_AT[0] + j] = 1.0
-            row[_SEAT_AT[1] + j] = in_deal[t, seat]
-            row[_SEAT_AT[2] + j] = out_of_session[t, seat]
-            row[_SEAT_AT[3] + j] = all_in[t, seat]
-            row[_SEAT_AT[4] + j] = seat == dealer[t]
-            row[_SEAT_AT[5] + j] = seat == current_player[t]
-            row[_SEAT_AT[6] + j] = had_turn[t, seat]
-            row[_SEAT_AT[7] + j] = bits.popcount(hands[t, seat])
-            row[_SEAT_AT[8] + j] = bank[t, seat]
+            row[_SEAT_AT[1] + j] = r.in_deal[seat]
+            row[_SEAT_AT[2] + j] = r.out[seat]
+            row[_SEAT_AT[3] + j] = r.all_in[seat]
+            row[_SEAT_AT[4] + j] = seat == r.dealer
+            row[_SEAT_AT[5] + j] = seat == r.current_player
+            row[_SEAT_AT[6] + j] = r.had_turn[seat]
+            row[_SEAT_AT[7] + j] = bits.popcount(r.hands[seat])
+            row[_SEAT_AT[8] + j] = r.bank[seat]
             for k in range(3):
-                row[_SEAT_AT[9 + k] + j] = anted[t, seat, k]
-        row[_AT_STOCK] = 52 - stock_pos[t]
+                row[_SEAT_AT[9 + k] + j] = r.anted[seat, k]
+        row[_AT_STOCK] = 52 - r.stock_pos
         for k in range(3):
-            row[_AT_POTS + k] = pots[t, k]
-        row[_AT_PHASE_DRAW] = phase[t] == DRAW
-        row[_AT_PHASE_PLAY] = phase[t] == PLAY
-        row[_AT_LAST_TURN] = last_turn[t]
-        row[_AT_DEAL_NO] = deal_no[t]
-        row[_AT_TURN_NO] = turn_no[t]
-        row[_AT_PHASE_CLAIM] = phase[t] == CLAIM
+            row[_AT_POTS + k] = r.pots[k]
+        row[_AT_PHASE_DRAW] = r.phase == DRAW
+        row[_AT_PHASE_PLAY] = r.phase == PLAY
+        row[_AT_LAST_TURN] = r.last_turn
+        row[_AT_DEAL_NO] = r.deal_no
+        row[_AT_TURN_NO] = r.turn_no
+        row[_AT_PHASE_CLAIM] = r.phase == CLAIM

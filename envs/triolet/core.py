@@ -103,7 +103,7 @@ class TrioletGame(BatchedGame[TrioletState]):
         return -1.0 / (self.num_players - 1), 1.0
 
     # ----- kernels -----------------------------------------------------------------------------------------------
-    def kernel_args(self, state: TrioletState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+    def _kernel_args(self, state: TrioletState) -> tuple[np.ndarray, K.Rules, K.Extra]:
         """The table records of ``state``, the rules and the arrays outside the records, as the kernels take them."""
         return (records.records(state, self._fields), self._rules,
                 K.Extra(state.forced_count, state.forced_seat, state.forced_action, state.forced_card))
@@ -139,10 +139,12 @@ class TrioletGame(BatchedGame[TrioletState]):
         K.redeal_tables(*self.kernel_args(state), self.cards, idx, seeds, pending)
         forced.widen_and_resume(state, idx, pending, self._resume(state))
 
-    def _step(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> None:
+    def _play(self, state: TrioletState, idx: np.ndarray, actions: np.ndarray) -> int:
         pending = np.zeros(idx.size, bool)
-        K.step_tables(*self.kernel_args(state), idx, actions, pending)
-        forced.widen_and_resume(state, idx, pending, self._resume(state))
+        bad = K.play_tables(*self.kernel_args(state), idx, actions, pending)
+        if bad < 0:
+            forced.widen_and_resume(state, idx, pending, self._resume(state))
+        return bad
 
     def settle(self, state: TrioletState, idx: np.ndarray | None = None) -> None:
         """Recompute the masks of tables ``idx`` (default: all unfinished) and play their forced moves until each
@@ -155,7 +157,7 @@ class TrioletGame(BatchedGame[TrioletState]):
 
     # ----- faces -------------------------------------------------------------------------------------------------
     def _observe(self, state: TrioletState, seats: np.ndarray, out: np.ndarray) -> None:
-        observation.observe(state, seats, self.num_players, out)
+        observation.observe(self, state, seats, out)
 
     def _action_name(self, action: int) -> str:
         return action_name(action)

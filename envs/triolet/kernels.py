@@ -3,7 +3,7 @@
 Each rule function works on one table: its record ``t`` (:mod:`envs.core.records`; ``t.hand1[p]`` is a plane of
 seat ``p``'s hand) and, where it reports forced moves, the arrays ``x`` (:data:`Extra`) and the table's index ``b``;
 it reads like the rules file (rule ids in comments): the deal (L1, L3), the swap phase (L4) and
-the play (L5–L16). The batch entry points (:func:`init_tables`, :func:`redeal_tables`, :func:`step_tables`,
+the play (L5–L16). The batch entry points (:func:`init_tables`, :func:`redeal_tables`, :func:`play_tables`,
 :func:`resume_tables`) loop over the tables inside compiled code, one call from Python per batch.
 
 A chain of forced moves (C8: pick-ups, single plays, forced "ready"s) is bounded only by ``max_turns``: a table whose
@@ -18,6 +18,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from envs.core import play
 from envs.core.bits import bit, lowest, popcount
 from envs.core.cards import DECK_SIZE, NUM_RANKS
 from envs.core.forced import clear_report, report_move
@@ -389,12 +390,22 @@ def redeal_tables(rec, r, x, cards, idx, seeds, pending):
 
 
 @numba.njit(cache=True)
-def step_tables(rec, r, x, idx, actions, pending):
-    """Play ``actions[i]`` (legal) at table ``idx[i]``, then its forced moves."""
+def play_tables(rec, r, x, idx, actions, pending):
+    """``step`` at tables ``idx``: -1 after playing ``actions[i]`` at each unfinished table ``idx[i]``, then its
+    forced moves, or the position of the first illegal action with nothing changed."""
+    bad = play.first_illegal(rec, idx, actions)
+    if bad >= 0:
+        return bad
     for i in range(idx.shape[0]):
         b = idx[i]
-        apply(rec[b], r, actions[i])
-        pending[i] = not settle(rec[b], r, x, b)
+        t = rec[b]
+        play.start_step(t, x, b)
+        pending[i] = False
+        if t.terminated or t.truncated:
+            continue
+        apply(t, r, actions[i])
+        pending[i] = not settle(t, r, x, b)
+    return -1
 
 
 @numba.njit(cache=True)

@@ -9,6 +9,8 @@ viewer's left (j = 0 the viewer); pieces of absent seats are zero; card vectors 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numba
 import numpy as np
 
@@ -16,6 +18,10 @@ from envs.core import bits
 from envs.core.cards import DECK_SIZE, NUM_RANKS
 from envs.core.obs_spec import Log, ObservationSpec, Piece, Seats
 from envs.triolet.actions import HAND_SIZE
+
+if TYPE_CHECKING:
+    from envs.triolet.core import TrioletGame
+    from envs.triolet.state import TrioletState
 
 MAX_SEATS = 8
 SPEC = ObservationSpec(
@@ -70,14 +76,11 @@ OWN_FACEUP_SLOTS = SPEC.offset("own_faceup")
 SIZE = SPEC.size
 
 
-def observe(state, seats: np.ndarray, num_players: int, out: np.ndarray) -> None:
+def observe(game: TrioletGame, state: TrioletState, seats: np.ndarray, out: np.ndarray) -> None:
     """Write the observation of seat ``seats[b]`` at each table ``b`` into ``out`` ``(B, SIZE) float32`` (C12:
     nothing hidden; ``seats``: ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`): one compiled
-    loop over the tables."""
-    s = state
-    _observe_tables(seats, out, s.hand1, s.hand2, s.known1, s.known2, s.faceup, s.facedown, s.pile1, s.pile2,
-                    s.burned1, s.burned2, s.top, s.run, s.current_player, s.dealer, s.ready, s.phase, s.swaps,
-                    s.stock_pos, s.deck.shape[1])
+    loop over the table records."""
+    _observe_tables(seats, out, game.kernel_args(state)[0], game.num_players, state.deck.shape[1])
 
 
 @numba.njit(cache=True)
@@ -91,40 +94,39 @@ def _counts_into(row, at, once, twice):
 
 
 @numba.njit(cache=True)
-def _observe_tables(seats, out, hand1, hand2, known1, known2, faceup, facedown, pile1, pile2, burned1, burned2, top,
-                    run, current_player, dealer, ready, phase, swaps, stock_pos, deck_size):
-    n = hand1.shape[1]
+def _observe_tables(seats, out, rec, n, deck_size):
     for t in range(out.shape[0]):
         row = out[t]
         row[:] = 0.0
+        r = rec[t]
         me = seats[t]
-        _counts_into(row, OWN_HAND, hand1[t, me], hand2[t, me])
+        _counts_into(row, OWN_HAND, r.hand1[me], r.hand2[me])
         for j in range(n):
             seat = (me + j) % n
             block = SEATS + SEAT_SIZE * j
             row[block + PRESENT] = 1.0
-            row[block + CURRENT] = seat == current_player[t]
-            row[block + DEALER] = seat == dealer[t]
-            swap_pos = (dealer[t] - 1 - seat) % n  # place of the seat in the swap round (L4, L5)
-            row[block + READY] = swap_pos < ready[t] or phase[t] != 0
-            row[block + HAND_COUNT] = bits.popcount(hand1[t, seat]) + bits.popcount(hand2[t, seat])
+            row[block + CURRENT] = seat == r.current_player
+            row[block + DEALER] = seat == r.dealer
+            swap_pos = (r.dealer - 1 - seat) % n  # place of the seat in the swap round (L4, L5)
+            row[block + READY] = swap_pos < r.ready or r.phase != 0
+            row[block + HAND_COUNT] = bits.popcount(r.hand1[seat]) + bits.popcount(r.hand2[seat])
             for k in range(HAND_SIZE):
-                row[block + FACEDOWN + k] = facedown[t, seat, k] >= 0
-                if faceup[t, seat, k] >= 0:
-                    row[block + FACEUP + faceup[t, seat, k]] += 1.0
-            _counts_into(row, block + KNOWN, known1[t, seat], known2[t, seat])
-        _counts_into(row, PILE, pile1[t], pile2[t])
-        if top[t] >= 0:
-            row[TOP + top[t]] = 1.0
-        row[RUN] = run[t]
-        row[PILE_COUNT] = bits.popcount(pile1[t]) + bits.popcount(pile2[t])
-        _counts_into(row, BURNED, burned1[t], burned2[t])
-        row[STOCK] = deck_size - stock_pos[t]
-        row[SWAP_PHASE] = phase[t] == 0
-        row[SWAPS] = swaps[t]
+                row[block + FACEDOWN + k] = r.facedown[seat, k] >= 0
+                if r.faceup[seat, k] >= 0:
+                    row[block + FACEUP + r.faceup[seat, k]] += 1.0
+            _counts_into(row, block + KNOWN, r.known1[seat], r.known2[seat])
+        _counts_into(row, PILE, r.pile1, r.pile2)
+        if r.top >= 0:
+            row[TOP + r.top] = 1.0
+        row[RUN] = r.run
+        row[PILE_COUNT] = bits.popcount(r.pile1) + bits.popcount(r.pile2)
+        _counts_into(row, BURNED, r.burned1, r.burned2)
+        row[STOCK] = deck_size - r.stock_pos
+        row[SWAP_PHASE] = r.phase == 0
+        row[SWAPS] = r.swaps
         for k in range(HAND_SIZE):
-            if faceup[t, me, k] >= 0:
-                row[OWN_FACEUP_SLOTS + DECK_SIZE * k + faceup[t, me, k]] = 1.0
+            if r.faceup[me, k] >= 0:
+                row[OWN_FACEUP_SLOTS + DECK_SIZE * k + r.faceup[me, k]] = 1.0
 
 
 def swap_cards(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

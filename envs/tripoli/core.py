@@ -131,7 +131,7 @@ class TripoliGame(BatchedGame[TripoliState]):
         return low, -low * (n - 1)
 
     # ================================================================== kernels
-    def kernel_args(self, s: TripoliState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+    def _kernel_args(self, s: TripoliState) -> tuple[np.ndarray, K.Rules, K.Extra]:
         """The table records of ``s``, the rules and the arrays outside the records, as the kernels take them."""
         return (records.records(s, self._fields), self._rules,
                 K.Extra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
@@ -167,12 +167,14 @@ class TripoliGame(BatchedGame[TripoliState]):
         K.redeal_tables(*self.kernel_args(state), idx, seeds, pending)
         forced.widen_and_resume(state, idx, pending, self._resume(state))
 
-    def _step(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> None:
+    def _play(self, s: TripoliState, idx: np.ndarray, actions: np.ndarray) -> int:
         if s.forced_seat.shape[1] < K.ROOM:  # a decided lead reports its run without asking for room
             forced.grow(s, K.ROOM)
         pending = np.zeros(idx.size, bool)
-        K.step_tables(*self.kernel_args(s), idx, actions, pending)
-        forced.widen_and_resume(s, idx, pending, self._resume(s))
+        bad = K.play_tables(*self.kernel_args(s), idx, actions, pending)
+        if bad < 0:
+            forced.widen_and_resume(s, idx, pending, self._resume(s))
+        return bad
 
     # ================================================================== views
     def _observe(self, state: TripoliState, seats: np.ndarray, out: np.ndarray) -> None:

@@ -5,7 +5,7 @@ hand) and, where it deals or reports forced moves, the arrays ``x`` (:data:`Extr
 it reads like the rules file (rule ids in comments): the deal (T4–T12, T26), the poker stage
 (T13–T17, T28) and the Michigan stage (T18–T25, T30). Functions that can end a deal return ``True`` when it is
 over, and the caller then runs :func:`end_deal` (which can deal the next one): the kernels never call themselves.
-The batch entry points (:func:`init_tables`, :func:`redeal_tables`, :func:`step_tables`, :func:`resume_tables`)
+The batch entry points (:func:`init_tables`, :func:`redeal_tables`, :func:`play_tables`, :func:`resume_tables`)
 loop over the tables inside compiled code, one call from Python per batch.
 
 Forced moves (C8) are reported into the state's report arrays; a table whose arrays cannot take another forced move
@@ -20,6 +20,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from envs.core import play
 from envs.core.bits import bit, lowest, popcount
 from envs.core.forced import clear_report, report_move
 from envs.core.poker import evaluate_one
@@ -834,12 +835,20 @@ def redeal_tables(rec, r, x, idx, seeds, pending):
 
 
 @numba.njit(cache=True)
-def step_tables(rec, r, x, idx, actions, pending):
-    """Play ``actions[i]`` (legal) at table ``idx[i]``, then every forced move; rewards are the balance changes."""
+def play_tables(rec, r, x, idx, actions, pending):
+    """``step`` at tables ``idx``: -1 after playing ``actions[i]`` at each unfinished table ``idx[i]``, then every
+    forced move (rewards: the balance changes), or the position of the first illegal action with nothing changed."""
+    bad = play.first_illegal(rec, idx, actions)
+    if bad >= 0:
+        return bad
     before = np.empty(r.n, np.int64)
     for i in range(idx.shape[0]):
         b = idx[i]
         t = rec[b]
+        play.start_step(t, x, b)
+        pending[i] = False
+        if t.terminated or t.truncated:
+            continue
         before[:] = t.balance[: r.n]
         over = apply(t, r, x, b, actions[i])
         while over:
@@ -847,6 +856,7 @@ def step_tables(rec, r, x, idx, actions, pending):
         pending[i] = not settle(t, r, x, b)
         for p in range(r.n):
             t.rewards[p] = t.balance[p] - before[p]
+    return -1
 
 
 @numba.njit(cache=True)

@@ -95,11 +95,8 @@ OBSERVATION_SIZE = SPEC.size
 def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray, out: np.ndarray) -> None:
     """Write the observation of seat ``viewer[b]`` at each table ``b`` into ``out`` ``(B, OBSERVATION_SIZE)
     float32`` (``viewer``: ``(B,) int64``, checked by :meth:`envs.core.game.BatchedGame.observe`): one compiled
-    loop over the tables."""
-    _observe_tables(viewer, out, s.hands, s.selected, s.known, s.played, s.last_card, s.dead_shown, s.shown,
-                    s.played_by, s.layout, s.balance, s.round_bet, s.folded, s.passed, s.dealer, s.current_player,
-                    s.high_bidder, s.poker_winner, s.pay_suit, s.run_suit, s.phase, s.high_bid, s.high_bet, s.raises,
-                    s.deal, int(game.config.num_deals), s.swapped, s.final, s.final_pot, s.final_left, s.seq_rank)
+    loop over the table records."""
+    _observe_tables(viewer, out, game.kernel_args(s)[0], game.num_players, int(game.config.num_deals))
 
 
 _AT = {name: SPEC.offset(name) for name in SPEC.names}
@@ -128,55 +125,52 @@ def _one_hot_seat(row, at, seat, viewer, n):
 
 
 @numba.njit(cache=True)
-def _observe_tables(viewer, out, hands, selected, known, played, last_card, dead_shown, shown, played_by, layout,
-                    balance, round_bet, folded, passed, dealer, current_player, high_bidder, poker_winner, pay_suit,
-                    run_suit, phase, high_bid, high_bet, raises, deal, num_deals, swapped, final, final_pot,
-                    final_left, seq_rank):
-    n = hands.shape[1]
+def _observe_tables(viewer, out, rec, n, num_deals):
     for t in range(out.shape[0]):
         row = out[t]
         row[:] = 0.0
+        r = rec[t]
         me = viewer[t]
-        own = hands[t, me]
+        own = r.hands[me]
         _bits_into(row, _HAND, own)
-        _bits_into(row, _SELECTED, selected[t, me])
-        _bits_into(row, _KNOWN, known[t, me] & ~own & ~played[t])
-        _bits_into(row, _PLAYED, played[t])
-        if last_card[t] >= 0:
-            row[_LAST + last_card[t]] = 1.0
-        _bits_into(row, _DEAD, dead_shown[t])
+        _bits_into(row, _SELECTED, r.selected[me])
+        _bits_into(row, _KNOWN, r.known[me] & ~own & ~r.played)
+        _bits_into(row, _PLAYED, r.played)
+        if r.last_card >= 0:
+            row[_LAST + r.last_card] = 1.0
+        _bits_into(row, _DEAD, r.dead_shown)
         for j in range(n):
             seat = (me + j) % n
-            _bits_into(row, _SHOWN + 52 * j, shown[t, seat])
-            _bits_into(row, _PLAYED_BY + 52 * j, played_by[t, seat])
-            row[_BALANCE + j] = balance[t, seat]
-            row[_ROUND_BET + j] = round_bet[t, seat]
-            row[_FOLDED + j] = folded[t, seat]
-            row[_IN_HAND + j] = bits.popcount(hands[t, seat])
+            _bits_into(row, _SHOWN + 52 * j, r.shown[seat])
+            _bits_into(row, _PLAYED_BY + 52 * j, r.played_by[seat])
+            row[_BALANCE + j] = r.balance[seat]
+            row[_ROUND_BET + j] = r.round_bet[seat]
+            row[_FOLDED + j] = r.folded[seat]
+            row[_IN_HAND + j] = bits.popcount(r.hands[seat])
             row[_PRESENT + j] = 1.0
-            row[_PASSED + j] = passed[t, seat]
-        for k in range(layout.shape[1]):
-            row[_LAYOUT + k] = layout[t, k]
-        _one_hot_seat(row, _ONE_HOTS[0], dealer[t], me, n)
-        _one_hot_seat(row, _ONE_HOTS[1], current_player[t], me, n)
-        _one_hot_seat(row, _ONE_HOTS[2], high_bidder[t], me, n)
-        _one_hot_seat(row, _ONE_HOTS[3], poker_winner[t], me, n)
-        row[_PAY + pay_suit[t]] = 1.0
-        if run_suit[t] >= 0:
-            row[_RUN + run_suit[t]] = 1.0
-        row[_PHASE + phase[t]] = 1.0
+            row[_PASSED + j] = r.passed[seat]
+        for k in range(r.layout.shape[0]):
+            row[_LAYOUT + k] = r.layout[k]
+        _one_hot_seat(row, _ONE_HOTS[0], r.dealer, me, n)
+        _one_hot_seat(row, _ONE_HOTS[1], r.current_player, me, n)
+        _one_hot_seat(row, _ONE_HOTS[2], r.high_bidder, me, n)
+        _one_hot_seat(row, _ONE_HOTS[3], r.poker_winner, me, n)
+        row[_PAY + r.pay_suit] = 1.0
+        if r.run_suit >= 0:
+            row[_RUN + r.run_suit] = 1.0
+        row[_PHASE + r.phase] = 1.0
         pots_left = 0
-        for k in range(final_left.shape[1]):
-            pots_left += final_left[t, k] > 0
-        to_call = high_bet[t] - round_bet[t, me] if phase[t] == P_BET else 0
-        row[_SCALARS + 0] = high_bid[t]
-        row[_SCALARS + 1] = high_bet[t]
-        row[_SCALARS + 2] = raises[t]
+        for k in range(r.final_left.shape[0]):
+            pots_left += r.final_left[k] > 0
+        to_call = r.high_bet - r.round_bet[me] if r.phase == P_BET else 0
+        row[_SCALARS + 0] = r.high_bid
+        row[_SCALARS + 1] = r.high_bet
+        row[_SCALARS + 2] = r.raises
         row[_SCALARS + 3] = to_call
-        row[_SCALARS + 4] = deal[t]
+        row[_SCALARS + 4] = r.deal
         row[_SCALARS + 5] = num_deals
-        row[_SCALARS + 6] = swapped[t]
-        row[_SCALARS + 7] = final[t]
-        row[_SCALARS + 8] = final_pot[t]
+        row[_SCALARS + 6] = r.swapped
+        row[_SCALARS + 7] = r.final
+        row[_SCALARS + 8] = r.final_pot
         row[_SCALARS + 9] = pots_left
-        row[_SCALARS + 10] = seq_rank[t] + 2
+        row[_SCALARS + 10] = r.seq_rank + 2
