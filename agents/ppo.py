@@ -32,6 +32,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
 
+from agents.anchor import AnchoredPolicy, anchor_bonus, check_anchor
 from agents.base import AgentBase
 from agents.hints import HINTS
 from agents.model_file import (
@@ -86,8 +87,9 @@ class SymlogFeatures(BaseFeaturesExtractor):
         return th.relu(self.linear(x))
 
 
-POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy}
-"""Policy classes a model file may name."""
+POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy,
+                                                               "AnchoredPolicy": AnchoredPolicy}
+"""Policy classes a model file may name (:class:`agents.anchor.AnchoredPolicy` also records its anchor)."""
 FEATURE_EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {"SymlogFeatures": SymlogFeatures}
 """Input layers a model file may name (one with weights: the policy is first built on torch's ``meta`` device, where
 stable-baselines3 cannot place a policy whose input layer has none, such as its default ``FlattenExtractor``)."""
@@ -147,6 +149,8 @@ def policy_settings(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
         "normalize_images": bool(policy.normalize_images),
         "optimizer": _name_of(OPTIMIZERS, policy.optimizer_class, "optimizer"),
         "optimizer_kwargs": dict(policy.optimizer_kwargs),
+        **({"anchor": policy.anchor, "anchor_weight": policy.anchor_weight} if isinstance(policy, AnchoredPolicy)
+           else {}),
     }
 
 
@@ -202,7 +206,15 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
                                                                  and all(is_number(v) for v in value))):
             raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.optimizer_kwargs.{key} must be a number, "
                                  f"a boolean or a list of numbers, got {short(value)}")
+    anchored = {}
+    if cls is AnchoredPolicy:
+        anchored = {"anchor": section.get("anchor"), "anchor_weight": section.get("anchor_weight")}
+        try:
+            check_anchor(anchored["anchor"], anchored["anchor_weight"])
+        except ValueError as e:
+            raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy: {e}") from None
     return cls, {
+        **anchored,
         "net_arch": arch,
         "activation_fn": ACTIVATIONS[named(section, "activation_fn", ACTIVATIONS, path, "policy")],
         "ortho_init": field(section, "ortho_init", "boolean", path, "policy"),
@@ -241,10 +253,11 @@ class PolicyFile:
 def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict[str, Any],
            path: str | Path) -> MaskableActorCriticPolicy:
     try:
-        return cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
+        policy = cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
     except Exception as e:  # arguments the class refuses: TypeError, ValueError, RuntimeError, AssertionError, ...
         raise ModelFileError(f"{where(path)}: the policy described in {METADATA_NAME} cannot be built: "
                              f"{one_line(e)}") from None
+    return policy.attach(game) if isinstance(policy, AnchoredPolicy) else policy
 
 
 def tensor_file_limit(skeleton: MaskableActorCriticPolicy) -> int:
@@ -300,6 +313,8 @@ def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None =
     except (AssertionError, ValueError, MemoryError) as e:  # SB3 refuses some values; a huge n_steps cannot allocate
         raise ModelFileError(f"{where(path)}: the PPO settings in {METADATA_NAME} cannot be used on this env: "
                              f"{one_line(e)}") from None
+    if isinstance(model.policy, AnchoredPolicy):
+        model.policy.attach(game)
     model.policy.load_state_dict(found.weights)
     optimizer = model.policy.optimizer
     optimizer.load_state_dict({"state": optimizer_state, "param_groups": optimizer.state_dict()["param_groups"]})
@@ -330,19 +345,23 @@ class PPOAgent(AgentBase):
         """A frozen copy of a policy in training (self-play opponents, evaluation during training)."""
         frozen = type(policy)(**policy._get_constructor_parameters())  # a fresh policy of the same shape ...
         frozen.load_state_dict(policy.state_dict())  # ... with a copy of the weights
+        if isinstance(frozen, AnchoredPolicy):
+            frozen.attach(game)
         agent = cls(game, policy=frozen.to("cpu"), deterministic=deterministic)
         agent.name = "ppo-snapshot"
         return agent
 
-    def logits(self, obs: np.ndarray) -> np.ndarray:
-        """``(B, num_actions)`` action logits of the policy (before masking)."""
+    def logits(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """``(B, num_actions)`` action logits of the policy before masking (an anchored policy's include its
+        anchor's bonus, which depends on the legal actions: ``mask`` is then required)."""
         p = self.policy
         with th.no_grad():
-            features = p.extract_features(th.as_tensor(obs, dtype=th.float32), p.pi_features_extractor)
-            return p.action_net(p.mlp_extractor.forward_actor(features)).numpy()
+            x = th.as_tensor(obs, dtype=th.float32)
+            features = p.extract_features(x, p.pi_features_extractor)
+            return (p.action_net(p.mlp_extractor.forward_actor(features)) + anchor_bonus(p, x, mask)).numpy()
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        scores = self.logits(obs)
+        scores = self.logits(obs, mask)
         if not self.deterministic:
             scores = scores + rng.gumbel(size=scores.shape).astype(np.float32)  # Gumbel-max: a softmax sample
         scores[~mask.astype(bool)] = -np.inf

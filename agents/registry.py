@@ -28,6 +28,8 @@ from agents.zoo import BOTS, bot_class
 from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame
 
+ANCHORS = ("heuristic",)
+"""Agents a learning policy may be anchored to (:mod:`agents.anchor`): deterministic bots every game's zoo has."""
 SPEC_HELP = "a bot name (random, heuristic, … : cardgym agents --game G), ppo:path/to/model.zip or module:Class"
 
 

@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from agents.hints import game_hints
-from agents.registry import SPEC_HELP, make_agent
+from agents.registry import ANCHORS, SPEC_HELP, make_agent
 from envs.registry import GAMES, make_game
 from training.cli_args import (
     CommandError,
@@ -55,6 +55,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         learning_rate=args.learning_rate,
         ent_coef=args.ent_coef,
         hints=args.hints,
+        anchor=args.anchor or "",
+        anchor_weight=args.anchor_weight,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         final_deals=args.final_deals,
@@ -95,7 +97,8 @@ def run(args: argparse.Namespace) -> None:
 
 def run_rllib(cfg: TrainConfig) -> None:
     """``--engine rllib``: refuse what it does not support, then train on Ray (:mod:`training.rllib_train`)."""
-    for flag, used in (("--selfplay", cfg.selfplay), ("--league", cfg.league), ("--resume", cfg.resume)):
+    for flag, used in (("--selfplay", cfg.selfplay), ("--league", cfg.league), ("--resume", cfg.resume),
+                       ("--anchor", cfg.anchor)):
         if used:
             raise CommandError(f"{flag} is not supported by --engine rllib (use --engine sb3)")
     try:
@@ -159,6 +162,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hints", action="store_true",
                    help="give the policy the game's hint features as extra inputs (agents.hints; Tripoli: hand "
                         "strength, equity, pot odds)")
+    p.add_argument("--anchor", choices=ANCHORS, default=None,
+                   help="anchor the policy to this agent: its logits are the network's plus --anchor-weight on the "
+                        "agent's action, so PPO learns a residual on the agent's play (agents.anchor)")
+    p.add_argument("--anchor-weight", type=positive_float, default=DEFAULTS.anchor_weight, metavar="W",
+                   help=f"with --anchor: the logit bonus of the anchor's action (default {DEFAULTS.anchor_weight})")
     p.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
                    help="learner decisions between evaluations against the heuristic")
     p.add_argument("--eval-deals", type=positive_int, default=DEFAULTS.eval_deals,

@@ -94,6 +94,8 @@ def export_model(module: Any, cfg: TrainConfig, path: Path, steps: int, extra: d
 
 def train_rllib(cfg: TrainConfig, env_runners: int | None = None) -> dict[str, Any]:
     """Train ``cfg`` with RLlib's PPO; returns (and writes to ``out/results.json``) the results."""
+    if cfg.anchor:
+        raise ValueError("an anchored policy (anchor=...) trains with engine sb3 only")
     import ray
 
     from training.evaluate import UNITS, fields_table

@@ -29,6 +29,7 @@ import torch as th
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
+from agents.anchor import AnchoredPolicy
 from agents.base import Agent
 from agents.heldout import heldout_specs
 from agents.hints import game_hints
@@ -148,12 +149,13 @@ class TrainingCallback(BaseCallback):
 
 
 def policy_shape(cfg: TrainConfig) -> dict[str, Any]:
-    """The policy's shape for ``cfg``: :class:`agents.ppo.SymlogFeatures` (with the game's hints if asked for) and
-    the hidden layers."""
+    """The policy's shape for ``cfg``: :class:`agents.ppo.SymlogFeatures` (with the game's hints if asked for), the
+    hidden layers and, for an anchored policy (:class:`agents.anchor.AnchoredPolicy`), its anchor."""
     features: dict[str, Any] = {"features_dim": cfg.features_dim}
     if cfg.hints:
         features["hints"] = game_hints(cfg.game)
-    return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": features,
+    anchored = {"anchor": cfg.anchor, "anchor_weight": cfg.anchor_weight} if cfg.anchor else {}
+    return {**anchored, "features_extractor_class": SymlogFeatures, "features_extractor_kwargs": features,
             "net_arch": list(cfg.net_arch)}
 
 
@@ -329,11 +331,13 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         curve = read_curve(cfg.resume)
     else:
         model = MaskablePPO(
-            "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps, batch_size=cfg.batch_size,
-            n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda, ent_coef=cfg.ent_coef,
-            clip_range=cfg.clip_range, seed=cfg.seed, device="cpu", tensorboard_log=str(out / "tb"),
-            policy_kwargs=policy_shape(cfg),
+            AnchoredPolicy if cfg.anchor else "MlpPolicy", env, learning_rate=cfg.learning_rate, n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size, n_epochs=cfg.n_epochs, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
+            ent_coef=cfg.ent_coef, clip_range=cfg.clip_range, seed=cfg.seed, device="cpu",
+            tensorboard_log=str(out / "tb"), policy_kwargs=policy_shape(cfg),
         )
+        if cfg.anchor:
+            model.policy.attach(game)
     out.mkdir(parents=True, exist_ok=True)  # after the resumed model is read: a bad file leaves nothing behind
     imitation = {}
     if cfg.imitate and not cfg.resume:

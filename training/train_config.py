@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from agents.registry import ANCHORS
+
 
 @dataclasses.dataclass
 class TrainConfig:
@@ -78,6 +80,12 @@ class TrainConfig:
     hints: bool = False
     """Append the game's hint features (:mod:`agents.hints`: in Tripoli hand strength, equity and pot odds) to the
     policy's input; the model file records them."""
+    anchor: str = ""
+    """Anchor the policy to this agent (:mod:`agents.anchor`: ``heuristic``): its action logits are the network's
+    plus ``anchor_weight`` on the agent's action, and PPO trains the network as a residual; ``""`` for none. With
+    an anchor, the imitation warm start fits the critic only."""
+    anchor_weight: float = 3.0
+    """With an anchor: the logit bonus of the anchor's action."""
     net_arch: tuple[int, ...] = (128,)
     """Hidden layers of the policy head and of the value head, after the shared input layer."""
     eval_every: int = 100_000
@@ -117,6 +125,8 @@ class TrainConfig:
             ("snapshot_fields", self.snapshot_fields >= 0, "0 or more"),
             ("learning_rate", self.learning_rate > 0, "positive"),
             ("ent_coef", self.ent_coef >= 0, "0 or more"),
+            ("anchor", self.anchor in ("", *ANCHORS), f"\"\" or one of {', '.join(ANCHORS)}"),
+            ("anchor_weight", self.anchor_weight > 0, "positive"),
         )
         for name, ok, allowed in checks:
             if not ok:

@@ -1,0 +1,104 @@
+"""An anchored policy: a fixed agent's play plus what PPO learns on top of it (residual policy learning).
+
+A policy trained from scratch, or cloned from the heuristic and then trained with PPO, drifts wherever its opponent
+pool rewards it, and loses what the heuristic does well against the fields it sees least (see the README's training
+table). :class:`AnchoredPolicy` keeps the heuristic inside the policy: its action logits are the network's plus
+``anchor_weight`` on the action the anchor agent (``heuristic``) would take in the same observation with the same
+legal actions. With a network that outputs zeros the policy plays the anchor's action with probability
+``e^w / (e^w + k - 1)`` among ``k`` legal actions (0.87 for ``w = 3`` and ``k = 4``) and, deterministically, exactly the
+anchor's action; PPO trains the network (the residual), which must outweigh ``w`` before the deterministic policy
+leaves the anchor's choice. The anchor is deterministic (the same action for the same observation and mask), so the
+logits PPO computes while training are those it acted on.
+
+The model file records the anchor's name and weight (``policy.anchor``, ``policy.anchor_weight``); whoever loads it
+builds the anchor for the game the model plays (:meth:`AnchoredPolicy.attach`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import torch as th
+from sb3_contrib.common.maskable.distributions import MaskableDistribution
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from agents.registry import ANCHORS, make_agent
+from envs.core.game import BatchedGame
+
+
+def check_anchor(anchor: Any, weight: Any) -> None:
+    """``ValueError`` (one line) unless ``anchor`` names an anchor of :data:`ANCHORS` and ``weight`` is a positive
+    finite number."""
+    if anchor not in ANCHORS:
+        raise ValueError(f"unknown anchor {anchor!r} (known: {', '.join(ANCHORS)})")
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight <= 0:
+        raise ValueError(f"anchor_weight must be a positive finite number, got {weight!r}")
+
+
+class AnchoredPolicy(MaskableActorCriticPolicy):
+    """A MaskablePPO policy whose action logits are the network's plus ``anchor_weight`` on the anchor agent's
+    action (module docstring). Every call that builds the action distribution needs the legal-action masks (the
+    anchor chooses among legal actions), and the policy must be :meth:`attach`-ed to a game before it acts."""
+
+    def __init__(self, *args: Any, anchor: str = "heuristic", anchor_weight: float = 3.0, **kwargs: Any) -> None:
+        check_anchor(anchor, anchor_weight)
+        self.anchor, self.anchor_weight = anchor, float(anchor_weight)
+        super().__init__(*args, **kwargs)
+        self.anchor_agent: Any = None
+        self._bonus: th.Tensor | None = None
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return {**super()._get_constructor_parameters(), "anchor": self.anchor, "anchor_weight": self.anchor_weight}
+
+    def attach(self, game: BatchedGame) -> AnchoredPolicy:
+        """Build the anchor agent for ``game`` (the game this policy plays); returns the policy."""
+        self.anchor_agent = make_agent(self.anchor, game)
+        return self
+
+    def bonus(self, obs: th.Tensor, action_masks: Any) -> th.Tensor:
+        """``(B, num_actions)``: ``anchor_weight`` on the anchor's action in each row, 0 elsewhere."""
+        if self.anchor_agent is None:
+            raise RuntimeError("an anchored policy must be attached to its game (policy.attach(game)) before it acts")
+        if action_masks is None:
+            raise ValueError("an anchored policy needs the legal-action masks to know its anchor's action")
+        masks = action_masks.detach().cpu().numpy() if isinstance(action_masks, th.Tensor) else action_masks
+        masks = np.asarray(masks).reshape(len(obs), int(self.action_space.n)).astype(bool)
+        rows = obs.detach().flatten(1).cpu().numpy()
+        chosen = np.asarray(self.anchor_agent.act(rows, masks, np.random.default_rng(0)), dtype=np.int64)
+        out = th.zeros(masks.shape, dtype=th.float32, device=obs.device)
+        out[th.arange(len(chosen)), th.as_tensor(chosen, device=obs.device)] = self.anchor_weight
+        return out
+
+    def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> MaskableDistribution:
+        logits = self.action_net(latent_pi)
+        if self._bonus is not None:
+            logits = logits + self._bonus
+        return self.action_dist.proba_distribution(action_logits=logits)
+
+    def _with_bonus(self, call: Any, obs: th.Tensor, action_masks: Any) -> Any:
+        self._bonus = self.bonus(obs, action_masks)
+        try:
+            return call(obs)
+        finally:
+            self._bonus = None
+
+    def forward(self, obs: th.Tensor, deterministic: bool = False,
+                action_masks: np.ndarray | None = None) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
+        return self._with_bonus(lambda o: super(AnchoredPolicy, self).forward(o, deterministic, action_masks),
+                                obs, action_masks)
+
+    def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor,
+                         action_masks: th.Tensor | None = None) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
+        return self._with_bonus(lambda o: super(AnchoredPolicy, self).evaluate_actions(o, actions, action_masks),
+                                obs, action_masks)
+
+    def get_distribution(self, obs: th.Tensor, action_masks: np.ndarray | None = None) -> MaskableDistribution:
+        return self._with_bonus(lambda o: super(AnchoredPolicy, self).get_distribution(o, action_masks),
+                                obs, action_masks)
+
+
+def anchor_bonus(policy: MaskableActorCriticPolicy, obs: th.Tensor, action_masks: Any) -> th.Tensor | float:
+    """What ``policy`` adds to its network's logits: the anchor's bonus for an :class:`AnchoredPolicy`, else 0."""
+    return policy.bonus(obs, action_masks) if isinstance(policy, AnchoredPolicy) else 0.0

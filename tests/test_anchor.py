@@ -1,0 +1,151 @@
+"""Anchored policies (agents/anchor.py): the heuristic's action gets a fixed logit bonus, PPO learns a residual; with a
+silent network the policy plays exactly the heuristic in every game; model files record the anchor and refuse a bad
+one; imitation leaves the actor alone; engines and settings that cannot use an anchor refuse it."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch as th
+from sb3_contrib import MaskablePPO
+
+from agents.anchor import AnchoredPolicy
+from agents.model_file import METADATA_NAME
+from agents.ppo import ModelFileError, PPOAgent, load_model, load_policy, save_model
+from agents.random_agent import RandomAgent
+from agents.registry import make_agent
+from envs.core.game import sample_legal
+from envs.registry import GAMES, make_game
+from envs.vector import CardVecEnv
+from training.imitation import imitate
+from training.rllib_train import train_rllib
+from training.train import policy_shape
+from training.train_config import TrainConfig
+
+
+def decisions(game, seed: int, moves: int, tables: int = 48) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and legal masks of the acting seats after ``moves`` random moves."""
+    state, rng = game.init(seed, batch_size=tables), np.random.default_rng(seed)
+    for _ in range(moves):
+        game.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    live = np.flatnonzero(~state.done)
+    sub = state.take(live)
+    return game.observe(sub, sub.current_player), sub.legal_action_mask.copy()
+
+
+def anchored_model(game, weight: float = 3.0, silent: bool = True) -> MaskablePPO:
+    env = CardVecEnv(game, 2, RandomAgent(game), seed=0)
+    cfg = TrainConfig(game=game.name, anchor="heuristic", anchor_weight=weight, features_dim=16, net_arch=(8,))
+    model = MaskablePPO(AnchoredPolicy, env, n_steps=8, batch_size=16, n_epochs=1, seed=3, device="cpu",
+                        policy_kwargs=policy_shape(cfg))
+    model.policy.attach(game)
+    if silent:  # a network whose logits are all zero: the policy is the anchor's bonus alone
+        with th.no_grad():
+            model.policy.action_net.weight.zero_()
+            model.policy.action_net.bias.zero_()
+    return model
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_silent_network_plays_exactly_the_heuristic(name: str) -> None:
+    game = make_game(name, 4)
+    heuristic = make_agent("heuristic", game)
+    agent = PPOAgent(game, policy=anchored_model(game).policy)
+    for seed, moves in ((1, 0), (2, 5), (3, 12)):
+        obs, mask = decisions(game, seed, moves)
+        assert len(obs) > 0
+        rng = np.random.default_rng(0)
+        np.testing.assert_array_equal(agent.act(obs, mask, rng), heuristic.act(obs, mask, rng))
+
+
+def test_the_anchor_action_has_the_bonus_probability_among_the_legal_actions() -> None:
+    game = make_game("tripoli", 4)
+    model = anchored_model(game, weight=2.0)
+    obs, mask = decisions(game, 4, 10)
+    chosen = make_agent("heuristic", game).act(obs, mask, np.random.default_rng(0))
+    dist = model.policy.get_distribution(th.as_tensor(obs), mask)
+    probs = dist.distribution.probs.detach().numpy()
+    k = mask.sum(axis=1)
+    np.testing.assert_allclose(probs[np.arange(len(chosen)), chosen], np.e**2 / (np.e**2 + k - 1), rtol=1e-5)
+    assert (probs[~mask] == 0).all()
+    # PPO's training path (evaluate_actions) sees the same distribution as the rollout (forward)
+    _, log_prob, _ = model.policy.evaluate_actions(th.as_tensor(obs), th.as_tensor(chosen), th.as_tensor(mask))
+    np.testing.assert_allclose(log_prob.detach().numpy(), np.log(probs[np.arange(len(chosen)), chosen]), rtol=1e-5)
+
+
+def test_an_anchored_policy_refuses_to_act_without_masks_or_its_game() -> None:
+    game = make_game("tripoli", 4)
+    model = anchored_model(game)
+    obs, _ = decisions(game, 5, 3)
+    with pytest.raises(ValueError, match="needs the legal-action masks"):
+        PPOAgent(game, policy=model.policy).logits(obs)
+    loose = AnchoredPolicy(**model.policy._get_constructor_parameters())  # never attached to a game
+    with pytest.raises(RuntimeError, match="attached to its game"):
+        loose.get_distribution(th.as_tensor(obs), np.ones((len(obs), game.num_actions), bool))
+
+
+def test_the_model_file_records_the_anchor_and_plays_the_same(tmp_path: Path) -> None:
+    game = make_game("tripoli", 4)
+    model = anchored_model(game, weight=2.5, silent=False)
+    model.learn(16)
+    path = save_model(model, tmp_path / "model.zip", game)
+    with zipfile.ZipFile(path) as z:
+        policy = json.loads(z.read(METADATA_NAME))["policy"]
+    assert (policy["class"], policy["anchor"], policy["anchor_weight"]) == ("AnchoredPolicy", "heuristic", 2.5)
+    loaded = load_policy(path, game)
+    assert isinstance(loaded, AnchoredPolicy) and loaded.anchor_weight == 2.5
+    obs, mask = decisions(game, 6, 12)
+    np.testing.assert_allclose(PPOAgent(game, policy=loaded).logits(obs, mask),
+                               PPOAgent.snapshot(game, model.policy).logits(obs, mask), rtol=1e-5, atol=1e-6)
+    resumed = load_model(path, game, CardVecEnv(game, 2, RandomAgent(game), seed=1))
+    resumed.learn(16)  # a resumed anchored model trains (its anchor attached)
+
+
+@pytest.mark.parametrize(("key", "value", "fragment"), [
+    ("anchor", "random", "unknown anchor 'random'"),
+    ("anchor", None, "unknown anchor None"),
+    ("anchor_weight", 0, "anchor_weight must be a positive finite number, got 0"),
+    ("anchor_weight", "3", "anchor_weight must be a positive finite number, got '3'"),
+    ("anchor_weight", True, "anchor_weight must be a positive finite number, got True"),
+])
+def test_a_bad_anchor_in_a_model_file_is_refused_in_one_line(tmp_path: Path, key: str, value, fragment: str) -> None:
+    game = make_game("tripoli", 4)
+    path = save_model(anchored_model(game), tmp_path / "model.zip", game)
+    with zipfile.ZipFile(path) as z:
+        content = {name: z.read(name) for name in z.namelist()}
+    meta = json.loads(content[METADATA_NAME])
+    meta["policy"][key] = value
+    content[METADATA_NAME] = json.dumps(meta).encode()
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as z:
+        for name, data in content.items():
+            z.writestr(name, data)
+    with pytest.raises(ModelFileError) as info:
+        PPOAgent(game, bad)
+    assert "\n" not in str(info.value) and fragment in str(info.value)
+
+
+def test_imitation_fits_only_the_critic_of_an_anchored_policy() -> None:
+    game = make_game("tripoli", 4)
+    model = anchored_model(game, silent=False)
+    before = {k: v.clone() for k, v in model.policy.action_net.state_dict().items()}
+    value_before = model.policy.value_net.weight.clone()
+    stats = imitate(model.policy, game, make_agent("heuristic", game), 200, seed=1, reward_scale=0.1, tables=8,
+                    epochs=1)
+    for k, v in model.policy.action_net.state_dict().items():
+        assert th.equal(v, before[k]), k
+    assert not th.equal(model.policy.value_net.weight, value_before)
+    assert stats["accuracy"] > 0.9  # the anchored policy already plays its anchor's actions
+
+
+def test_settings_that_cannot_anchor_are_refused() -> None:
+    with pytest.raises(ValueError, match="anchor must be"):
+        TrainConfig(anchor="random")
+    with pytest.raises(ValueError, match="anchor_weight must be positive"):
+        TrainConfig(anchor="heuristic", anchor_weight=0)
+    with pytest.raises(ValueError, match="engine sb3 only"):
+        train_rllib(TrainConfig(engine="rllib", anchor="heuristic"))
