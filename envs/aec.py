@@ -6,7 +6,10 @@ zeros for an agent whose turn it is not. Rewards (C11) of every step, forced mov
 accumulate until that agent acts again, as in PettingZoo classic; chips moved while dealing (antes) come with the
 first step's rewards, since PettingZoo has no rewards at reset. ``reset(seed, options)`` accepts
 ``options={"deck": [card ids in dealing order], "dealer": seat}`` to stack a deal, or ``options={"decks": [deck of
-deal 1, deck of deal 2, …]}`` to stack the first deals of a multi-deal episode.
+deal 1, deck of deal 2, …]}`` to stack the first deals of a multi-deal episode. As in Gymnasium, ``reset(seed=s)``
+deals the table seeded ``s`` and a later ``reset()`` without a seed deals the next table drawn from ``s``
+(:func:`envs.core.rng.episode_seeds`), so a run seeded once is reproducible (C7); a first reset without any seed
+takes its seed from the operating system's entropy.
 
 ``step(action)`` takes an action id: a Python or numpy integer, or a 1-element integer array (what SB3's
 ``predict`` returns). Anything else — floats, bools, strings, arrays of another size, ids outside the action space —
@@ -32,10 +35,11 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from envs.core.checks import ArgumentError, check_int, is_int, show
 from envs.core.game import BatchedGame, IllegalActionError
-from envs.core.rng import normalize_seeds
+from envs.core.rng import episode_seeds, normalize_seeds
 from envs.gamelog import GameRecorder
 from envs.registry import env_version
 
@@ -68,6 +72,7 @@ class CardGymEnv(AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(game.num_players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         self._seat_rows = [np.full(1, s, np.int64) for s in range(game.num_players)]  # observe's seat argument
+        self._action_row = np.zeros(1, np.int64)  # step's action argument
         obs_box = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
         mask_box = spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8)
         self._observation_space = spaces.Dict({"observation": obs_box, "action_mask": mask_box})
@@ -75,6 +80,7 @@ class CardGymEnv(AECEnv):
         self._observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self.state_ = None
+        self._seeded: tuple[np.ndarray, int] | None = None  # (seed of the last seeded reset, unseeded resets since)
 
     # ----- spaces ------------------------------------------------------------------------------------------------
     def _seat(self, agent: str) -> int:
@@ -117,11 +123,17 @@ class CardGymEnv(AECEnv):
         last = self.game.num_players - 1
         if dealer is not None:
             dealer = check_int(dealer, "options['dealer']", 0, last, allowed=f"a seat 0..{last}")
-        seeds = normalize_seeds(seed, 1)
+        if seed is not None or self._seeded is None:  # a seed, or the first reset (entropy from the system)
+            base, episode = normalize_seeds(seed, 1), 0
+            seeds = base
+        else:
+            base, episode = self._seeded[0], self._seeded[1] + 1
+            seeds = episode_seeds(base, episode)
         if deck is None and dealer is None and self.state_ is not None:
             self.game.redeal(self.state_, _TABLE_0, seeds)  # the same deal as init(seeds), without new arrays
         else:
             self.state_ = self.game.init(seeds, decks=deck, dealers=dealer)
+        self._seeded = (base, episode)
         self.agents = list(self.possible_agents)
         # Chips that change hands while dealing (antes) belong to the episode's return (C11), but PettingZoo has no
         # rewards at reset: they are reported with the first step's rewards (at once if the deal ends the episode).
@@ -161,12 +173,15 @@ class CardGymEnv(AECEnv):
             return
         action = self._action_id(action)
         seat = int(self.state_.current_player[0])
-        self.game.step(self.state_, action)
+        self._action_row[0] = action
+        self.game.step(self.state_, self._action_row)
         if self.recorder is not None:
             self.recorder.record(self.state_, seat, action)
         self._cumulative_rewards[agent] = 0.0
-        step_rewards = self.state_.rewards[0] + self._reset_rewards
-        self._reset_rewards = np.zeros_like(self._reset_rewards)
+        step_rewards = self.state_.rewards[0]
+        if self._reset_rewards is not None:  # the first step also reports the chips moved by the deal
+            step_rewards = step_rewards + self._reset_rewards
+            self._reset_rewards = None
         self.rewards = {a: float(step_rewards[s]) for a, s in self.agent_name_mapping.items()}
         self._accumulate_rewards()
         self._report_forced_moves()
@@ -195,7 +210,9 @@ class CardGymEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         self._need_state("observe()")
-        obs = self.game.observe(self.state_, self._seat_rows[seat])[0]
+        obs = np.empty((1, self.game.observation_size), np.float32)
+        self.game._observe(self.state_, self._seat_rows[seat], obs)  # the seat row is a checked seat already
+        obs = obs[0]
         if seat == int(self.state_.current_player[0]):
             mask = self.state_.legal_action_mask[0].astype(np.int8)
         else:
@@ -244,3 +261,27 @@ class CardGymEnv(AECEnv):
     def close(self) -> None:
         if self.recorder is not None:
             self.recorder.close()
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper (what ``env()`` returns), with ``last``, ``agents`` and
+    ``agent_selection`` handed straight to the env: the stock wrapper runs PettingZoo's ``last`` on itself and reads
+    every attribute through two ``__getattr__`` levels, about eight times per decision. Same checks: before
+    ``reset`` they raise what the stock wrapper raises."""
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)

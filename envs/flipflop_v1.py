@@ -59,9 +59,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
-from envs.aec import CardGymEnv
+from envs.aec import CardGymEnv, OrderEnforcing
 from envs.flipflop.core import FlipFlopGame
 from envs.flipflop.observation import SPEC
 
@@ -73,6 +71,6 @@ def raw_env(num_players: int = 4, render_mode: str | None = None, **options: Any
     return CardGymEnv(FlipFlopGame(num_players=num_players, **options), render_mode=render_mode)
 
 
-def env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> wrappers.OrderEnforcingWrapper:
+def env(num_players: int = 4, render_mode: str | None = None, **options: Any) -> OrderEnforcing:
     """The environment with PettingZoo's order-enforcing wrapper (illegal actions raise, C9)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(num_players, render_mode, **options))
+    return OrderEnforcing(raw_env(num_players, render_mode, **options))

@@ -164,3 +164,53 @@ def test_stepping_after_every_agent_is_done_says_reset(name: str) -> None:
     refused(lambda: env.last(), ResetNeededError, "the episode is over", "call reset() before last()")
     env.reset(seed=3)
     assert env.agents == env.possible_agents
+
+
+def _deals(env, resets: int) -> list[np.ndarray]:
+    """The acting seat's first observation after each of ``resets`` unseeded resets."""
+    out = []
+    for _ in range(resets):
+        env.reset()
+        out.append(env.observe(env.agent_selection)["observation"].copy())
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_c7_unseeded_resets_after_a_seeded_one_draw_from_its_seed(name: str) -> None:
+    """As in Gymnasium: reset(seed=s) then reset() … deals the same tables in two envs, different from each other
+    and from another seed's; the first reset of an env without any seed takes the system's entropy."""
+    a, b, c = _raw_env(name), _raw_env(name), _raw_env(name)
+    a.reset(seed=11)
+    b.reset(seed=11)
+    c.reset(seed=12)
+    deals_a, deals_b, deals_c = _deals(a, 4), _deals(b, 4), _deals(c, 4)
+    for x, y in zip(deals_a, deals_b, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert not any(np.array_equal(deals_a[i], deals_a[j]) for i in range(4) for j in range(i))
+    assert not any(np.array_equal(x, y) for x, y in zip(deals_a, deals_c, strict=True))
+    fresh_1, fresh_2 = _raw_env(name), _raw_env(name)
+    assert not np.array_equal(_deals(fresh_1, 1)[0], _deals(fresh_2, 1)[0])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_refused_reset_does_not_advance_the_seeded_deals(name: str) -> None:
+    a, b = _raw_env(name), _raw_env(name)
+    a.reset(seed=21)
+    b.reset(seed=21)
+    refused(lambda: a.reset(options={"dealer": -1}), ArgumentError, "options['dealer'] must be a seat")
+    refused(lambda: a.reset(options={"deck": 7}), ArgumentError, "decks must be")
+    for x, y in zip(_deals(a, 2), _deals(b, 2), strict=True):
+        np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_wrapped_env_refuses_its_state_before_reset_as_pettingzoo_does(name: str) -> None:
+    env = importlib.import_module(f"envs.{env_version(name)}").env(num_players=3)
+    for attribute in ("agents", "agent_selection"):
+        with pytest.raises(AttributeError, match=f"{attribute} cannot be accessed before reset"):
+            getattr(env, attribute)
+    with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
+        env.last()
+    env.reset(seed=2)
+    size = env.unwrapped.game.observation_size
+    assert env.agents == env.unwrapped.agents and env.last()[0]["observation"].shape == (size,)

@@ -22,6 +22,7 @@ STREAM_SHUFFLE = 1
 STREAM_DEALER = 2
 STREAM_EXTRA = 3
 STREAM_BOARD = 4
+STREAM_RESET = 5
 
 
 @numba.vectorize(["uint64(uint64)"], cache=True)
@@ -75,6 +76,12 @@ def uniform_int(seed, stream, counter, high):
     """Kernel: one integer in ``0..high-1`` from ``stream`` at ``counter`` (as :func:`uniform_ints` draws it)."""
     h = chain(chain(seed_key(np.uint64(seed)), np.uint64(stream)), np.uint64(counter))
     return np.int64(h % np.uint64(high))
+
+
+def episode_seeds(seeds: np.ndarray, episode: int) -> np.ndarray:
+    """The table seeds of the ``episode``-th reset without a seed (1, 2, …) after a reset seeded ``seeds``: as in
+    Gymnasium, an env seeded once keeps drawing its deals from that seed (C7)."""
+    return hash_u64(seeds, STREAM_RESET, episode)
 
 
 def seeds_from_entropy(n: int) -> np.ndarray:
