@@ -60,15 +60,40 @@ def hash_u64(seeds: np.ndarray, *counters: int | np.ndarray) -> np.ndarray:
 @numba.njit(cache=True)
 def shuffle_into(seed, deal, out):
     """Kernel: ``out[:]`` = a uniformly shuffled deck of card ids ``0..len(out)-1`` for deal number ``deal`` of the
-    table seeded ``seed`` (the same deck :func:`shuffled_decks` gives)."""
+    table seeded ``seed`` (the same deck :func:`shuffled_decks` gives: the card order sorted by hashed keys)."""
     n = out.shape[0]
     base = chain(chain(seed_key(np.uint64(seed)), np.uint64(STREAM_SHUFFLE)), np.uint64(deal))
     keys = np.empty(n, np.uint64)
     for i in range(n):
         keys[i] = chain(base, np.uint64(i))
-    order = np.argsort(keys, kind="mergesort")
+    stable_order(keys, out)
+
+
+@numba.njit(cache=True)
+def stable_order(keys, out):
+    """Kernel: ``out[:]`` = the stable argsort of ``keys`` (``np.argsort(keys, kind="stable")``) for keys that are
+    uniform 64-bit hashes: the indices are first placed by the top 7 bits of their key (a counting sort, in index
+    order within a bucket), then an insertion sort, which moves only the few keys sharing a bucket and never past an
+    equal key, finishes the order."""
+    n = keys.shape[0]
+    shift = np.uint64(57)
+    starts = np.zeros(129, np.int64)
     for i in range(n):
-        out[i] = order[i]
+        starts[np.int64(keys[i] >> shift) + 1] += 1
+    for b in range(128):
+        starts[b + 1] += starts[b]
+    for i in range(n):
+        b = np.int64(keys[i] >> shift)
+        out[starts[b]] = i
+        starts[b] += 1
+    for j in range(1, n):
+        v = out[j]
+        key = keys[v]
+        k = j - 1
+        while k >= 0 and keys[out[k]] > key:
+            out[k + 1] = out[k]
+            k -= 1
+        out[k + 1] = v
 
 
 @numba.njit(cache=True)
