@@ -22,8 +22,8 @@ TRAIN_MINUTES ?= 14
 train: install
 	$(VENV)/bin/cardgym train --game tripoli --players 4 \
 		--opponents heuristic=2,random=1,tight=1,aggressive=1,longsuit=1,lowlead=1,styles:8=3 --hints \
-		--whole-table 0.5 --league --selfplay --selfplay-share 0.3 --minutes $(TRAIN_MINUTES) --final-deals 4000 \
-		--out runs/tripoli
+		--anchor heuristic --imitate 300000 --whole-table 0.5 --league --selfplay --selfplay-share 0.3 \
+		--minutes $(TRAIN_MINUTES) --final-deals 4000 --out runs/tripoli
 
 # The measured recipes for the other two games (README "Training": neither beats its heuristic yet).
 train-triolet: install

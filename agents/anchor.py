@@ -5,7 +5,7 @@ pool rewards it, and loses what the heuristic does well against the fields it se
 table). :class:`AnchoredPolicy` keeps the heuristic inside the policy: its action logits are the network's plus
 ``anchor_weight`` on the action the anchor agent (``heuristic``) would take in the same observation with the same
 legal actions. With a network that outputs zeros the policy plays the anchor's action with probability
-``e^w / (e^w + k - 1)`` among ``k`` legal actions (0.87 for ``w = 3`` and ``k = 4``) and, deterministically, exactly the
+``e^w / (e^w + k - 1)`` among ``k`` legal actions (0.95 for ``w = 4`` and ``k = 4``) and, deterministically, exactly the
 anchor's action; PPO trains the network (the residual), which must outweigh ``w`` before the deterministic policy
 leaves the anchor's choice. The anchor is deterministic (the same action for the same observation and mask), so the
 logits PPO computes while training are those it acted on.
@@ -42,7 +42,7 @@ class AnchoredPolicy(MaskableActorCriticPolicy):
     action (module docstring). Every call that builds the action distribution needs the legal-action masks (the
     anchor chooses among legal actions), and the policy must be :meth:`attach`-ed to a game before it acts."""
 
-    def __init__(self, *args: Any, anchor: str = "heuristic", anchor_weight: float = 3.0, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, anchor: str = "heuristic", anchor_weight: float = 4.0, **kwargs: Any) -> None:
         check_anchor(anchor, anchor_weight)
         self.anchor, self.anchor_weight = anchor, float(anchor_weight)
         super().__init__(*args, **kwargs)

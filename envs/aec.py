@@ -124,7 +124,7 @@ class CardGymEnv(AECEnv):
         if dealer is not None:
             dealer = check_int(dealer, "options['dealer']", 0, last, allowed=f"a seat 0..{last}")
         if seed is not None or self._seeded is None:  # a seed, or the first reset (entropy from the system)
-            base, episode = normalize_seeds(seed, 1), 0
+            base, episode = normalize_seeds(seed, 1).copy(), 0
             seeds = base
         else:
             base, episode = self._seeded[0], self._seeded[1] + 1

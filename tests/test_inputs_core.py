@@ -200,6 +200,20 @@ def test_bad_seeds_refused(name: str, seeds) -> None:
 @given(batch_size=st.one_of(st.integers(max_value=0), st.floats(), st.text(max_size=3), st.booleans()))
 def test_bad_batch_size_refused(name: str, batch_size) -> None:
     refused(lambda: _game(name).init(1, batch_size=batch_size), ArgumentError, "batch_size must be a positive integer")
+    seeds = np.ones(1, np.uint64)  # the array of seeds that takes the fast path when the batch size is good
+    refused(lambda: _game(name).init(seeds, batch_size=batch_size), ArgumentError, "batch_size must be")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_unsorted_and_repeated_table_indices_take_the_full_check(name: str) -> None:
+    game = _game(name)
+    state = game.init(1, batch_size=B)
+    a = game.init(1, batch_size=B)
+    game.redeal(state, np.array([4, 1], np.int64), np.array([7, 8], np.uint64))  # unsorted: still accepted
+    game.redeal(a, np.array([1, 4], np.int64), np.array([8, 7], np.uint64))
+    assert same_arrays(state, a)
+    refused(lambda: game.redeal(state, np.array([2, 2], np.int64), 1), ArgumentError, "table 2 more than once")
+    refused(lambda: game.redeal(state, np.array([1, B], np.int64), 1), ArgumentError, f"got table {B}")
 
 
 @pytest.mark.parametrize("name", GAMES)

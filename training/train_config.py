@@ -84,7 +84,7 @@ class TrainConfig:
     """Anchor the policy to this agent (:mod:`agents.anchor`: ``heuristic``): its action logits are the network's
     plus ``anchor_weight`` on the agent's action, and PPO trains the network as a residual; ``""`` for none. With
     an anchor, the imitation warm start fits the critic only."""
-    anchor_weight: float = 3.0
+    anchor_weight: float = 4.0
     """With an anchor: the logit bonus of the anchor's action."""
     net_arch: tuple[int, ...] = (128,)
     """Hidden layers of the policy head and of the value head, after the shared input layer."""

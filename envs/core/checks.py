@@ -96,6 +96,17 @@ def _all_within(values, high):
     return True
 
 
+@numba.njit(cache=True)
+def _increasing_within(values, high):
+    """Whether the values rise strictly and lie in ``0..high-1`` (distinct table indices, as ``flatnonzero`` gives)."""
+    last = -1
+    for v in values:
+        if v <= last or v >= high:
+            return False
+        last = v
+    return True
+
+
 def seat_array(value: Any, name: str, batch_size: int, num_players: int) -> np.ndarray:
     """``(batch_size,) int64`` seats from one seat (broadcast to every table) or one seat per table."""
     if type(value) is np.ndarray and value.dtype == np.int64 and value.shape == (batch_size,) \
@@ -115,6 +126,9 @@ def seat_array(value: Any, name: str, batch_size: int, num_players: int) -> np.n
 
 def table_indices(value: Any, name: str, batch_size: int) -> np.ndarray:
     """Table indices ``int64`` from an index array (each table at most once) or a ``(batch_size,)`` bool mask."""
+    if type(value) is np.ndarray and value.dtype == np.int64 and value.ndim == 1 \
+            and _increasing_within(value, batch_size):  # the common sorted indices, checked in one compiled pass
+        return value
     allowed = f"a 1-D array of distinct table indices 0..{batch_size - 1} or a boolean mask of shape ({batch_size},)"
     try:
         arr = np.asarray(value)

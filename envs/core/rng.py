@@ -123,6 +123,9 @@ def normalize_seeds(seed: int | np.ndarray | None, batch_size: int | None = None
     the number of seeds of an array, else 1. Anything else (floats, strings, bools, negative or larger numbers, the
     wrong number of seeds) is refused with :class:`ArgumentError` naming the argument ``name``.
     """
+    if type(seed) is np.ndarray and seed.dtype == np.uint64 and seed.ndim == 1 and seed.size \
+            and (batch_size is None or (type(batch_size) is int and seed.shape[0] == batch_size)):  # the common case
+        return seed
     if batch_size is not None:
         batch_size = check_int(batch_size, "batch_size", low=1)
     if seed is None:
