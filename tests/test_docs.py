@@ -124,7 +124,7 @@ def test_relative_links_lead_to_files_and_headings():
 
 def test_the_pointer_check_can_fail():
     table = defined_names(ROOT / "envs/tripoli/core.py")
-    assert "_step" in table["TripoliGame"] and "_stop" not in table["TripoliGame"]
+    assert "_play" in table["TripoliGame"] and "_stop" not in table["TripoliGame"]
     assert "TripoliGame" in table[""] and "NoSuchClass" not in table[""]
     assert "play_run" in defined_names(ROOT / "envs/tripoli/kernels.py")[""]
 
