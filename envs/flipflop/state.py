@@ -108,7 +108,8 @@ def record_fields(n: int, num_actions: int) -> dict[str, tuple]:
     fields = {
         "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)), "rewards": (f8, (n,)),
         "terminated": (b1, ()), "truncated": (b1, ()), "hands": (u8, (n,)), "deck": (card, (52,)),
-        "stock_pos": (i8, ()), "pile": (card, (52,)), "pile_len": (i8, ()), "runs": (u8, ()), "sets": (u8, ()), "set_open": (u8, ()),
+        "stock_pos": (i8, ()), "pile": (card, (52,)), "pile_len": (i8, ()), "runs": (u8, ()), "sets": (u8, ()),
+        "set_open": (u8, ()),
         "spreads": (u8, (n,)), "taken_by": (u8, (n,)), "shown": (u8, ()), "flip_card": (i8, ()),
         "low_shown": (i8, (2,)), "had_turn": (b1, (n,)), "side_winner": (i8, (2,)), "sides_paid": (b1, ()),
         "phase": (i8, ()), "taken": (u8, ()), "last_turn": (b1, ()), "turn_no": (i8, ()), "spreads3": (i8, (n,)),
