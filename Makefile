@@ -28,13 +28,15 @@ train: install
 # The measured recipes for the other two games (README "Training": neither beats its heuristic yet).
 train-triolet: install
 	$(VENV)/bin/cardgym train --game triolet --players 4 \
-		--opponents heuristic=2,random=1,specials=1,pairs=1,saver=1,blocker=1 --whole-table 0.5 --league --selfplay \
-		--selfplay-share 0.3 --reward-scale 1 --minutes 12 --final-deals 4000 --out runs/triolet
+		--opponents heuristic=2,random=1,specials=1,pairs=1,saver=1,blocker=1 --anchor heuristic --imitate 300000 \
+		--whole-table 0.5 --league --selfplay --selfplay-share 0.3 --reward-scale 1 --minutes 12 --final-deals 4000 \
+		--out runs/triolet
 
 train-flipflop: install
 	$(VENV)/bin/cardgym train --game flipflop --players 4 \
-		--opponents heuristic=2,random=1,early=1,patient=1,dumper=1,builder=1 --whole-table 0.5 --league --selfplay \
-		--selfplay-share 0.3 --reward-scale 1 --minutes 12 --final-deals 4000 --out runs/flipflop
+		--opponents heuristic=2,random=1,early=1,patient=1,dumper=1,builder=1 --anchor heuristic --imitate 300000 \
+		--whole-table 0.5 --league --selfplay --selfplay-share 0.3 --reward-scale 1 --minutes 12 --final-deals 4000 \
+		--out runs/flipflop
 
 test: install
 	$(VENV)/bin/ruff check .
