@@ -41,29 +41,6 @@ def ensure(state: BatchState, capacity: int = INITIAL_CAPACITY) -> None:
             setattr(state, name, np.full((b, capacity), -1, np.int64))
 
 
-def clear(state: BatchState, idx: np.ndarray) -> None:
-    """Tables ``idx`` start a new step: nothing reported yet."""
-    ensure(state)
-    state.forced_count[idx] = 0
-
-
-def report(state: BatchState, idx: np.ndarray, seats: np.ndarray, actions: np.ndarray | int,
-           cards: np.ndarray | int = -1) -> None:
-    """Append one forced move to each table of ``idx`` (distinct tables): ``seats[i]`` played ``actions[i]``."""
-    if idx.size == 0:
-        return
-    ensure(state)
-    pos = state.forced_count[idx]
-    need = int(pos.max()) + 1
-    capacity = state.forced_seat.shape[1]
-    if need > capacity:
-        grow(state, max(need, 2 * capacity))
-    state.forced_seat[idx, pos] = seats
-    state.forced_action[idx, pos] = actions
-    state.forced_card[idx, pos] = cards
-    state.forced_count[idx] = pos + 1
-
-
 def grow(state: BatchState, capacity: int) -> None:
     """Widen the report arrays to hold ``capacity`` moves per table."""
     for name in FIELDS:
