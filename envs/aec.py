@@ -210,9 +210,7 @@ class CardGymEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat(agent)
         self._need_state("observe()")
-        obs = np.empty((1, self.game.observation_size), np.float32)
-        self.game._observe(self.state_, self._seat_rows[seat], obs)  # the seat row is a checked seat already
-        obs = obs[0]
+        obs = self.game.observe(self.state_, self._seat_rows[seat])[0]
         if seat == int(self.state_.current_player[0]):
             mask = self.state_.legal_action_mask[0].astype(np.int8)
         else:

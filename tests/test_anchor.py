@@ -145,7 +145,8 @@ def test_imitation_fits_only_the_critic_of_an_anchored_policy() -> None:
 def test_settings_that_cannot_anchor_are_refused() -> None:
     with pytest.raises(ValueError, match="anchor must be"):
         TrainConfig(anchor="random")
-    with pytest.raises(ValueError, match="anchor_weight must be positive"):
-        TrainConfig(anchor="heuristic", anchor_weight=0)
+    for weight in (0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="anchor_weight must be a positive finite number"):
+            TrainConfig(anchor="heuristic", anchor_weight=weight)
     with pytest.raises(ValueError, match="engine sb3 only"):
         train_rllib(TrainConfig(engine="rllib", anchor="heuristic"))

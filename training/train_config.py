@@ -126,7 +126,7 @@ class TrainConfig:
             ("learning_rate", self.learning_rate > 0, "positive"),
             ("ent_coef", self.ent_coef >= 0, "0 or more"),
             ("anchor", self.anchor in ("", *ANCHORS), f"\"\" or one of {', '.join(ANCHORS)}"),
-            ("anchor_weight", self.anchor_weight > 0, "positive"),
+            ("anchor_weight", 0 < self.anchor_weight < float("inf"), "a positive finite number"),
         )
         for name, ok, allowed in checks:
             if not ok:
