@@ -4,7 +4,9 @@ A trained agent that beats the heuristic only against the bots it trained with h
 to play the game. These styles are built from the zoo's bots but play differently from every one of them, and
 ``cardgym train`` adds them to its closing table (``--fields zoo,heldout``) without ever putting them in the pool:
 
-- ``noisy``: the heuristic, but one decision in four is a uniformly random legal action (a careless player);
+- ``noisy``: the heuristic, but one decision in four is a uniformly random legal action (a careless player; inside
+  the range of the careless family of :mod:`agents.styles`, but none of its members);
+- ``sloppy``: the heuristic with three random moves in five (beyond that range);
 - ``mixed``: at each decision a different zoo bot decides, drawn uniformly (no consistent style to read);
 - per game, zoo styles pushed beyond the range the zoo spans: in Tripoli a maniac (looser and bigger than
   ``aggressive``), a calling station, a rock (tight but big bets) and aggressive betting with longsuit's leads; in Flip
@@ -18,27 +20,32 @@ import numpy as np
 from agents.base import AgentBase
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.registry import make_agent
+from agents.styles import Careless
 from agents.tripoli_bots import TripoliAggressive, TripoliLongSuit
 from agents.tripoli_heuristic import TripoliHeuristic
 from agents.zoo import bot_names
-from envs.core.game import BatchedGame, sample_legal
+from envs.core.game import BatchedGame
 
 
-class NoisyHeuristic(AgentBase):
+class NoisyHeuristic(Careless):
     """The heuristic, with a uniformly random legal action at a quarter of its decisions."""
 
     name = "noisy"
     epsilon = 0.25
 
     def __init__(self, game: BatchedGame) -> None:
-        super().__init__(game)
-        self.base = make_agent("heuristic", game)
+        super().__init__(game, make_agent("heuristic", game), self.epsilon, self.name)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        actions = np.asarray(self.base.act(obs, mask, rng)).copy()
-        careless = rng.random(len(actions)) < self.epsilon
-        actions[careless] = sample_legal(mask[careless], rng)
-        return actions
+
+class SloppyHeuristic(Careless):
+    """The heuristic, with a uniformly random legal action at three decisions in five: more random than careful,
+    beyond the careless family's range."""
+
+    name = "sloppy"
+    epsilon = 0.6
+
+    def __init__(self, game: BatchedGame) -> None:
+        super().__init__(game, make_agent("heuristic", game), self.epsilon, self.name)
 
 
 class MixedZoo(AgentBase):
@@ -131,7 +138,8 @@ class FlipFlopHoarder(FlipFlopHeuristic):
     drop_at = 1
 
 
-COMMON = {"noisy": "agents.heldout:NoisyHeuristic", "mixed": "agents.heldout:MixedZoo"}
+COMMON = {"noisy": "agents.heldout:NoisyHeuristic", "sloppy": "agents.heldout:SloppyHeuristic",
+          "mixed": "agents.heldout:MixedZoo"}
 """Held-out styles every game has: name → the agent spec that builds it."""
 HELD_OUT: dict[str, dict[str, str]] = {
     "tripoli": {

@@ -6,7 +6,8 @@ Specs:
   (uniform over the legal actions), ``heuristic`` (the game's hand-written heuristic) and the playing styles;
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
 - ``style:K``: member K of the game's style family (:mod:`agents.styles`: a heuristic with parameters drawn inside
-  the range of the zoo's styles), for diverse training pools;
+  the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
+  a game without a family) playing a random legal action at a share of its decisions;
 - ``module:Class``: any importable agent class, constructed as ``Class(game)``. Such a spec imports the module,
   which runs its code: that is its purpose (your own agent, in your own file), so use only modules you trust. As
   with ``python -m``, modules are found in the current directory too (``mybots:Bot`` is ``./mybots.py``): the
@@ -109,14 +110,15 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
                 ) from e
             raise
         return module.PPOAgent(game, path)
-    if spec.startswith("style:"):
-        k = spec[len("style:"):]
+    family, _, k = spec.partition(":")
+    if family in ("style", "careless-style"):
         if not k.isdigit():
-            raise AgentSpecError(f"agent {spec!r}: a style is style:K with an integer K ≥ 0, e.g. style:3")
-        from agents.styles import make_style
+            raise AgentSpecError(f"agent {spec!r}: a {family} player is {family}:K with an integer K ≥ 0, "
+                                 f"e.g. {family}:3")
+        from agents.styles import make_careless, make_style
 
         try:
-            return make_style(game, int(k))
+            return (make_style if family == "style" else make_careless)(game, int(k))
         except ValueError as e:
             raise AgentSpecError(f"agent {spec!r}: {e}") from None
     if ":" in spec:

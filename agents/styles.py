@@ -8,23 +8,34 @@ zoo's styles span (between ``tight`` and ``aggressive`` for Tripoli's betting an
 names member K of the game's family, the same on every machine; in ``cardgym train --opponents``, ``styles:N=W``
 puts members 0 … N−1 in the pool, sharing the weight W.
 
-The held-out styles of :mod:`agents.heldout` lie outside the box (a looser, bigger bettor; a calling station; a tight
-player with big bets; reckless and hoarding Flip Flop players), except ``aggro-longsuit``, which combines two zoo
-styles and so is a corner of the Tripoli box; the noisy and mixed players are not heuristics of fixed parameters.
+A second family adds carelessness: ``careless-style:K`` is ``style:K`` (the heuristic, in a game without a style
+family) playing a uniformly random legal action at a share of its decisions drawn in :data:`CARELESS_RANGE` (a
+player who misreads a hand, forgets what was played or bets on a whim). Against careful players a bet is a strong
+hand and folding to it pays; against careless ones it often is not. A pool of careful styles only teaches an agent
+to believe every bet; ``careless-styles:N=W`` in ``--opponents`` puts members 0 … N−1 in the pool.
+
+The held-out styles of :mod:`agents.heldout` lie outside both families (a looser, bigger bettor; a calling station; a
+tight player with big bets; reckless and hoarding Flip Flop players; a heuristic more random than careful), except
+``aggro-longsuit``, which combines two zoo styles and so is a corner of the Tripoli box, and ``noisy`` (the heuristic
+with a quarter of random moves), which lies inside the careless family's range without being one of its members; the
+mixed players are not heuristics of fixed parameters.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, AgentBase
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.tripoli_bots import TripoliLongSuit, TripoliLowLead
 from agents.tripoli_heuristic import TripoliHeuristic
-from envs.core.game import BatchedGame
+from agents.zoo import bot_class
+from envs.core.game import BatchedGame, sample_legal
 
 FAMILY_SEED = 20_261_123
-"""Seeds every family's draws: ``style:K`` is the same style everywhere."""
+"""Seeds every family's draws: ``style:K`` and ``careless-style:K`` are the same players everywhere."""
+CARELESS_RANGE = (0.05, 0.4)
+"""The share of random moves of the careless family's members is drawn uniformly in this range."""
 
 
 def _uniform(rng: np.random.Generator, low: float, high: float) -> float:
@@ -78,3 +89,35 @@ def make_style(game: BatchedGame, k: int) -> Agent:
     base, params = style_params(game.name, k)
     cls = type(f"{base.__name__}Style{k}", (base,), {**params, "name": f"style:{k}"})
     return cls(game)
+
+
+class Careless(AgentBase):
+    """``base``'s play, with a uniformly random legal action at a share ``epsilon`` of its decisions (drawn per
+    decision from the ``rng`` given to :meth:`act`, after ``base`` has chosen)."""
+
+    def __init__(self, game: BatchedGame, base: Agent, epsilon: float, name: str = "careless") -> None:
+        super().__init__(game)
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"a careless player's share of random moves must lie in [0, 1], got {epsilon!r}")
+        self.base, self.epsilon, self.name = base, float(epsilon), name
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        actions = np.asarray(self.base.act(obs, mask, rng)).copy()
+        careless = rng.random(len(actions)) < self.epsilon
+        actions[careless] = sample_legal(mask[careless], rng)
+        return actions
+
+
+def careless_share(k: int) -> float:
+    """The share of random moves of ``careless-style:k`` (the same in every game)."""
+    return _uniform(np.random.default_rng([FAMILY_SEED, k, 1]), *CARELESS_RANGE)
+
+
+def make_careless(game: BatchedGame, k: int) -> Agent:
+    """The agent ``careless-style:k`` for ``game``: ``style:k`` (the heuristic for a game without a style family) with
+    :func:`careless_share` ``(k)`` of random moves."""
+    if game.name in FAMILIES:
+        base = make_style(game, k)
+    else:
+        base = bot_class(game.name, "heuristic")(game)
+    return Careless(game, base, careless_share(k), f"careless-style:{k}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.heldout import HELD_OUT, MixedZoo, NoisyHeuristic, heldout_specs
+from agents.heldout import HELD_OUT, MixedZoo, NoisyHeuristic, SloppyHeuristic, heldout_specs
 from agents.registry import make_agent
 from agents.zoo import bot_names
 from envs.core.game import sample_legal
@@ -31,13 +31,15 @@ def test_held_out_styles_play_legal_actions_unlike_their_sources(name: str) -> N
     game, obs, mask = _decisions(name)
     choice = mask.sum(axis=1) > 1
     heuristic = make_agent("heuristic", game).act(obs, mask, np.random.default_rng(2))
-    for cls in (NoisyHeuristic, MixedZoo):
+    for cls in (NoisyHeuristic, SloppyHeuristic, MixedZoo):
         actions = cls(game).act(obs, mask, np.random.default_rng(2))
         assert mask[np.arange(len(actions)), actions].all()
         differs = (actions != heuristic)[choice].mean()
         assert 0.02 < differs < 0.9, (cls.__name__, differs)
     noisy = NoisyHeuristic(game).act(obs, mask, np.random.default_rng(3))
     assert (noisy != heuristic)[choice].mean() < NoisyHeuristic.epsilon  # random moves often agree
+    sloppy = SloppyHeuristic(game).act(obs, mask, np.random.default_rng(3))
+    assert NoisyHeuristic.epsilon < (sloppy != heuristic)[choice].mean() < SloppyHeuristic.epsilon
 
 
 @pytest.mark.parametrize("name", list(GAMES))
@@ -50,7 +52,7 @@ def test_closing_table_has_held_out_fields_no_pool_names(name: str) -> None:
 
 
 @pytest.mark.parametrize("spec", sorted({s for specs in HELD_OUT.values() for s in specs.values()} - {
-    "agents.heldout:NoisyHeuristic", "agents.heldout:MixedZoo"}))
+    "agents.heldout:NoisyHeuristic", "agents.heldout:SloppyHeuristic", "agents.heldout:MixedZoo"}))
 def test_game_styles_play_legal_actions_and_change_the_results(spec: str) -> None:
     from training.evaluate import evaluate
 

@@ -1,14 +1,15 @@
 """Style families (agents/styles.py): members are fixed by their number, stay inside the zoo's range, play legal
-actions and differently from each other; ``styles:N`` in an opponent pool; one-line refusals."""
+actions and differently from each other; the careless family's share of random moves; ``styles:N`` and
+``careless:N`` in an opponent pool; one-line refusals."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents.heldout import TripoliManiac, TripoliRock, TripoliStation
+from agents.heldout import NoisyHeuristic, SloppyHeuristic, TripoliManiac, TripoliRock, TripoliStation
 from agents.registry import AgentSpecError, make_agent
-from agents.styles import FAMILIES, style_params
+from agents.styles import CARELESS_RANGE, FAMILIES, Careless, careless_share, style_params
 from agents.tripoli_bots import TripoliAggressive, TripoliTight
 from envs.core.game import sample_legal
 from envs.registry import make_game
@@ -60,14 +61,65 @@ def test_styles_in_an_opponent_pool_share_their_weight() -> None:
     assert [(m.name, m.weight) for m in pool] == [("heuristic", 2.0)] + [(f"style:{k}", 0.5) for k in range(4)]
     with pytest.raises(AgentSpecError, match="'style:1' is given twice"):
         parse_opponents("styles:2,style:1", game)
-    with pytest.raises(AgentSpecError, match="styles:N needs a number of styles N ≥ 1"):
+    with pytest.raises(AgentSpecError, match="styles:N needs a number of players N ≥ 1"):
         parse_opponents("styles:0", game)
+    pool = parse_opponents("careless-styles:3=1.5,styles:2", game)
+    assert [(m.name, m.weight) for m in pool] == ([(f"careless-style:{k}", 0.5) for k in range(3)]
+                                                  + [(f"style:{k}", 0.5) for k in range(2)])
+    with pytest.raises(AgentSpecError, match="'careless-style:0' is given twice"):
+        parse_opponents("careless-style:0,careless-styles:2", game)
+    with pytest.raises(AgentSpecError, match="careless-styles:N needs a number of players N ≥ 1"):
+        parse_opponents("careless-styles:x", game)
+
+
+@pytest.mark.parametrize("k", range(40))
+def test_careless_shares_lie_in_their_range_and_are_fixed(k: int) -> None:
+    low, high = CARELESS_RANGE
+    assert low <= careless_share(k) <= high and careless_share(k) == careless_share(k)
+
+
+def test_noisy_lies_inside_the_careless_range_and_sloppy_beyond_it() -> None:
+    game = make_game("tripoli", 4)
+    noisy, sloppy = NoisyHeuristic(game), SloppyHeuristic(game)
+    assert CARELESS_RANGE[0] <= noisy.epsilon <= CARELESS_RANGE[1] < sloppy.epsilon
+    assert (noisy.name, sloppy.name) == ("noisy", "sloppy")
+    assert len({careless_share(k) for k in range(8)}) == 8  # the members differ in carelessness
+
+
+@pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
+def test_careless_players_take_random_moves_at_their_share(name: str) -> None:
+    """With share 0 a careless player is its base; with share e it leaves the base's choice at about e of the
+    decisions where another legal action exists (a random move may also fall on the base's choice), and only for
+    legal actions; ``careless-style:K``'s base is ``style:K`` (the heuristic without a family)."""
+    game = make_game(name, 4)
+    state, rng = game.init(5, batch_size=512), np.random.default_rng(5)
+    for _ in range(8):
+        game.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    live = ~state.done
+    obs, mask = game.observe(state, np.maximum(state.current_player, 0))[live], state.legal_action_mask[live]
+    member = make_agent("careless-style:3", game)
+    assert member.name == "careless-style:3" and member.epsilon == careless_share(3)
+    assert member.base.name == ("style:3" if name in FAMILIES else "heuristic")
+    base = member.base.act(obs, mask, np.random.default_rng(0))
+    assert np.array_equal(Careless(game, member.base, 0.0).act(obs, mask, np.random.default_rng(1)), base)
+    choices = mask.sum(axis=1)
+    changed, expected = 0, 0.0
+    for seed in range(20):
+        acts = Careless(game, member.base, 0.5).act(obs, mask, np.random.default_rng(seed))
+        assert mask[np.arange(len(acts)), acts].all()
+        changed += int((acts != base).sum())
+        expected += float((0.5 * (1 - 1 / choices)).sum())
+    assert abs(changed - expected) < 4 * np.sqrt(expected)
+    with pytest.raises(ValueError, match="share of random moves must lie in"):
+        Careless(game, member.base, 1.5)
 
 
 @pytest.mark.parametrize(("spec", "game", "message"), [
-    ("style:x", "tripoli", "a style is style:K with an integer K ≥ 0"),
-    ("style:-1", "tripoli", "a style is style:K with an integer K ≥ 0"),
+    ("style:x", "tripoli", "a style player is style:K with an integer K ≥ 0"),
+    ("style:-1", "tripoli", "a style player is style:K with an integer K ≥ 0"),
     ("style:2", "triolet", "the game triolet has no style family (games with one: tripoli, flipflop)"),
+    ("careless-style:", "flipflop", "a careless-style player is careless-style:K with an integer K ≥ 0"),
+    ("careless-style:1.5", "tripoli", "a careless-style player is careless-style:K with an integer K ≥ 0"),
 ])
 def test_bad_style_specs_are_refused(spec: str, game: str, message: str) -> None:
     with pytest.raises(AgentSpecError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:

@@ -38,9 +38,14 @@ class PoolMember:
     """A frozen copy of the learner (self-play) rather than a fixed agent."""
 
 
+FAMILY_MEMBERS = {"styles": "style", "careless-styles": "careless-style"}
+"""``--opponents`` shorthand for a family's first N members → the agent spec of one member (``style:K``)."""
+
+
 def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
     """``"heuristic=3,random=1"`` → pool members (weight 1 when not given); ``styles:N=W`` stands for the members
-    ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``. Raises
+    ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``, and
+    ``careless-styles:N=W`` likewise for ``careless-style:0`` … ``careless-style:N-1``. Raises
     :class:`~agents.registry.AgentSpecError` (one line) on a bad weight, an unknown agent, a name given twice, or a
     pool without a positive weight."""
     if not isinstance(spec, str) or not spec.strip():
@@ -59,11 +64,12 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
             if not weight >= 0 or weight == float("inf"):
                 raise AgentSpecError(f"opponent {item!r}: the weight must be a finite non-negative number")
         names, each = [name], weight
-        if name.startswith("styles:"):
-            count = name[len("styles:"):]
+        family, _, count = name.partition(":")
+        if family in FAMILY_MEMBERS:
             if not count.isdigit() or int(count) < 1:
-                raise AgentSpecError(f"opponent {item!r}: styles:N needs a number of styles N ≥ 1, e.g. styles:8")
-            names, each = [f"style:{k}" for k in range(int(count))], weight / int(count)
+                raise AgentSpecError(f"opponent {item!r}: {family}:N needs a number of players N ≥ 1, "
+                                     f"e.g. {family}:8")
+            names, each = [f"{FAMILY_MEMBERS[family]}:{k}" for k in range(int(count))], weight / int(count)
         for one in names:
             if any(m.name == one for m in members):
                 raise AgentSpecError(f"opponents {spec!r}: {one!r} is given twice (give it one weight instead)")
