@@ -31,6 +31,7 @@ class NoisyHeuristic(Careless):
     """The heuristic, with a uniformly random legal action at a quarter of its decisions."""
 
     name = "noisy"
+    version = 2  # v2: draws a random move for every row and keeps it at the careless ones (per-table streams)
     epsilon = 0.25
 
     def __init__(self, game: BatchedGame) -> None:

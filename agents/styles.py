@@ -93,7 +93,9 @@ def make_style(game: BatchedGame, k: int) -> Agent:
 
 class Careless(AgentBase):
     """``base``'s play, with a uniformly random legal action at a share ``epsilon`` of its decisions (drawn per
-    decision from the ``rng`` given to :meth:`act`, after ``base`` has chosen)."""
+    decision from the ``rng`` given to :meth:`act`, after ``base`` has chosen: first whether each row is careless,
+    then a random legal action for every row, which the careless rows take; each draw is one number per row, so an
+    evaluation's per-table streams (:mod:`training.table_random`) keep them common to tournaments)."""
 
     def __init__(self, game: BatchedGame, base: Agent, epsilon: float, name: str = "careless") -> None:
         super().__init__(game)
@@ -104,8 +106,7 @@ class Careless(AgentBase):
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         actions = np.asarray(self.base.act(obs, mask, rng)).copy()
         careless = rng.random(len(actions)) < self.epsilon
-        actions[careless] = sample_legal(mask[careless], rng)
-        return actions
+        return np.where(careless, sample_legal(mask, rng), actions)
 
 
 def careless_share(k: int) -> float:

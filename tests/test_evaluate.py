@@ -24,11 +24,13 @@ def agents_for(game, *specs):
 
 
 def test_two_copies_of_the_same_agent_differ_by_zero_within_the_interval() -> None:
+    """Copies of the random agent: their difference is noise (within twice the 95% half-width, about 4 standard
+    errors, so that the test does not fail by chance once in ten seeds; a bias of a seat or a stream would show)."""
     game = make_game("tripoli", num_players=4)
     result = evaluate(game, agents_for(game, "random", "random", "random", "random"), deals=2000, seed=5)
     for i, j in ((0, 1), (2, 3)):
         diff, half = result.difference(i, j)
-        assert 0 < half < 5 and abs(diff) < half
+        assert 0 < half < 5 and abs(diff) < 2 * half
 
 
 def test_duplicate_rotation_gives_identical_deterministic_agents_identical_results() -> None:

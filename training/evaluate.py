@@ -4,7 +4,9 @@ One agent per seat (``len(agents) == game.num_players``; the same spec may appea
 group* is one table seed — so one shuffled deck and one dealer, and for multi-deal episodes every later deck too
 (C7) — played ``n`` times with the agents rotated round the seats: in rotation ``r`` agent ``i`` sits at seat
 ``(i + r) % n``. Every agent thus plays every seat of every deal group and the luck of the cards cancels out within
-a group. The group seeds are hashes of ``(seed, group)``, so the dealers are spread over the seats too.
+a group. The group seeds are hashes of ``(seed, group)``, so the dealers are spread over the seats too. The agents'
+random moves are common random numbers too: each table draws from its own stream (:mod:`training.table_random`),
+so two tournaments that differ at one table draw the same random moves at all the others.
 
 Results are per agent and per episode (one deal by default): the mean return (chips in Tripoli, stakes in Flip Flop,
 the ±1 reward of Le triolet) and the *win share* (1 to the single player with the highest return, ``1/k`` each to
@@ -32,6 +34,7 @@ from envs.core.checks import U64_MAX, ArgumentError, check_int, int_array, show
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import hash_u64
 from training.executors import Executor, InProcess, TableSpec
+from training.table_random import TableRandom
 
 Z95 = 1.959963984540054
 """Two-sided 95% normal quantile."""
@@ -210,8 +213,9 @@ def play_tables(
     returns = state.rewards.astype(np.float64, copy=True)
     rows = np.arange(len(seeds))  # the table each row of ``state`` plays
     needs_obs = [_uses_observation(a) for a in agents]
+    streams = TableRandom(int(rng.integers(2**63)))  # one random stream per table (common random numbers)
     decisions = 0
-    for _ in range(max_steps):
+    for step in range(max_steps):
         live = ~state.done
         n_live = int(live.sum())
         if n_live == 0:
@@ -233,7 +237,8 @@ def play_tables(
                 obs = game.observe(state, seat)
             else:
                 obs = game.observe(state.take(sel), seat[sel])
-            acts = np.asarray(agent.act(obs, mask, rng))
+            streams.bind(rows[sel], step)
+            acts = np.asarray(agent.act(obs, mask, streams))
             if acts.dtype.kind not in "iu" or acts.size != sel.size:
                 raise ValueError(f"agent {_agent_label(agent, i)!r} returned {show(acts)} for {sel.size} tables; "
                                  f"an agent returns one integer action id per table")
