@@ -395,8 +395,9 @@ class FieldAdvantage:
     ci95: float
     """Half-width of the 95% interval of :attr:`advantage` (over deal groups)."""
     ahead: float
-    """Share of deal groups where the candidate did better than the reference would have (ties count half): 0.5
-    for a candidate that plays like the reference; scale-free, so comparable between games."""
+    """Of the deal groups where the candidate's result differs from the reference's, the share where it did better
+    (0.5 when none differs, e.g. for a candidate that plays like the reference); scale-free, so comparable between
+    games, and not diluted by the many deals a candidate plays like the reference."""
     deals: int
     """Episodes each side played."""
 
@@ -411,12 +412,15 @@ class FieldAdvantage:
 
 def paired_advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -> tuple[float, float, float]:
     """Agent ``agent`` of ``result`` minus agent ``agent`` of ``baseline``, two tournaments on the same deal seeds:
-    mean, 95% half-width and the share of deal groups where ``result`` did better (ties half)."""
+    mean, 95% half-width and, of the deal groups where the two differ, the share where ``result`` did better (0.5
+    when none differs)."""
     if result.seed != baseline.seed or result.group_returns.shape != baseline.group_returns.shape:
         raise ValueError("a paired advantage needs two tournaments on the same deals (same seed and size)")
     diff = result.group_returns[:, agent] - baseline.group_returns[:, agent]
     mean, half = EvalResult._interval(diff)
-    ahead = float(np.mean(np.sign(np.round(diff, 9)) * 0.5 + 0.5))
+    sign = np.sign(np.round(diff, 9))
+    differ = int(np.count_nonzero(sign))
+    ahead = float(np.count_nonzero(sign > 0) / differ) if differ else 0.5
     return float(mean), float(half), ahead
 
 
@@ -469,5 +473,6 @@ def fields_table(rows: list[FieldAdvantage], unit: str, candidate: str = "model"
                      f"{r.ci95:<6.3f}  {r.ahead:>5.3f}  {verdict:<5} {notes.get(r.field, '')}".rstrip())
     won = sum(r.beats for r in rows)
     lines.append(f"the {candidate} beats the {reference} in {won} of {len(rows)} fields "
-                 f"({rows[0].deals if rows else 0:,} deals each; ahead: share of deal groups where it did better)")
+                 f"({rows[0].deals if rows else 0:,} deals each; ahead: of the deal groups where the two differ, "
+                 f"the share where the {candidate} did better)")
     return "\n".join(lines)

@@ -6,9 +6,11 @@ Each opponent seat of a newly dealt table draws one member of the pool with prob
 ``selfplay_share`` of the seats and the fixed agents the rest, in their given proportions.
 
 With the *league* on, the prior is multiplied by how far the learner still is from beating each member: after every
-periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** 2, floor)``, where ``ahead_i`` is
-the share of duplicate deal groups in which the learner did better against that member than the heuristic would in
-the same seats (:class:`training.evaluate.FieldAdvantage`; 0.5 when it plays like the heuristic). This is
+periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** 2, floor)``, where ``ahead_i`` is,
+of the duplicate deal groups in which the learner's result against that member differs from the heuristic's in the
+same seats, the share where it did better (:class:`training.evaluate.FieldAdvantage`; 0.5 when it plays like the
+heuristic). Deals the two play alike do not count: an anchored learner plays most deals like the heuristic, and
+counting them as half-wins pulled every member to about 0.5 and the weights to about equal. This is
 prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)²``, with ``p`` the learner's chance to
 beat the reference rather than the opponent): seats go to the opponents the learner handles worst, and an opponent
 it has mastered keeps ``floor`` of its prior so that what was learned against it is not forgotten.
