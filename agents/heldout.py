@@ -27,26 +27,29 @@ from agents.zoo import bot_names
 from envs.core.game import BatchedGame
 
 
-class NoisyHeuristic(Careless):
+class CarelessHeuristic(Careless):
+    """The heuristic with the class's share ``epsilon`` of uniformly random legal moves."""
+
+    epsilon = 0.0
+
+    def __init__(self, game: BatchedGame) -> None:
+        super().__init__(game, make_agent("heuristic", game), self.epsilon, self.name)
+
+
+class NoisyHeuristic(CarelessHeuristic):
     """The heuristic, with a uniformly random legal action at a quarter of its decisions."""
 
     name = "noisy"
     version = 2  # v2: draws a random move for every row and keeps it at the careless ones (per-table streams)
     epsilon = 0.25
 
-    def __init__(self, game: BatchedGame) -> None:
-        super().__init__(game, make_agent("heuristic", game), self.epsilon, self.name)
 
-
-class SloppyHeuristic(Careless):
+class SloppyHeuristic(CarelessHeuristic):
     """The heuristic, with a uniformly random legal action at three decisions in five: more random than careful,
     beyond the careless family's range."""
 
     name = "sloppy"
     epsilon = 0.6
-
-    def __init__(self, game: BatchedGame) -> None:
-        super().__init__(game, make_agent("heuristic", game), self.epsilon, self.name)
 
 
 class MixedZoo(AgentBase):

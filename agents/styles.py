@@ -99,12 +99,12 @@ class Careless(AgentBase):
 
     def __init__(self, game: BatchedGame, base: Agent, epsilon: float, name: str = "careless") -> None:
         super().__init__(game)
-        if not 0.0 <= epsilon <= 1.0:
+        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"a careless player's share of random moves must lie in [0, 1], got {epsilon!r}")
         self.base, self.epsilon, self.name = base, float(epsilon), name
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        actions = np.asarray(self.base.act(obs, mask, rng)).copy()
+        actions = np.asarray(self.base.act(obs, mask, rng))
         careless = rng.random(len(actions)) < self.epsilon
         return np.where(careless, sample_legal(mask, rng), actions)
 

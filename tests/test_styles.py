@@ -1,6 +1,6 @@
 """Style families (agents/styles.py): members are fixed by their number, stay inside the zoo's range, play legal
 actions and differently from each other; the careless family's share of random moves; ``styles:N`` and
-``careless:N`` in an opponent pool; one-line refusals."""
+``careless-styles:N`` in an opponent pool; one-line refusals."""
 
 from __future__ import annotations
 
@@ -110,8 +110,9 @@ def test_careless_players_take_random_moves_at_their_share(name: str) -> None:
         changed += int((acts != base).sum())
         expected += float((0.5 * (1 - 1 / choices)).sum())
     assert abs(changed - expected) < 4 * np.sqrt(expected)
-    with pytest.raises(ValueError, match="share of random moves must lie in"):
-        Careless(game, member.base, 1.5)
+    for bad in (1.5, -0.1, float("nan"), "0.2", True):
+        with pytest.raises(ValueError, match="share of random moves must lie in"):
+            Careless(game, member.base, bad)
 
 
 @pytest.mark.parametrize(("spec", "game", "message"), [
