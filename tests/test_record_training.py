@@ -1,0 +1,52 @@
+"""benchmarks/record_training.py: a finished run's closing table goes into the training record (replacing an entry of
+the same name); a missing or damaged results file is refused with one line and the record is left as it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.record_training import main, record
+
+
+def _results(game: str = "tripoli", advantage: float = 0.5) -> dict:
+    field = {"field": "heuristic", "advantage": advantage, "ci95": 0.1, "candidate": -1.0, "reference": -1.5,
+             "deals": 4000, "seen": "in the training pool", "beats": advantage > 0.1}
+    return {"config": {"game": game}, "train_seconds": 60.0, "steps": 1000, "steps_per_second": 16.7,
+            "closing_seconds": 5.0, "opponent_pool": ["heuristic"], "opponent_weights": [1.0],
+            "beats_heuristic_in_every_field": advantage > 0.1, "fields": [field]}
+
+
+def _run(tmp_path: Path, name: str, results: dict | str) -> Path:
+    run = tmp_path / name
+    run.mkdir()
+    (run / "results.json").write_text(results if isinstance(results, str) else json.dumps(results))
+    return run
+
+
+def test_a_run_is_recorded_and_a_second_of_the_same_name_replaces_it(tmp_path: Path) -> None:
+    out = record("r1", _run(tmp_path, "a", _results()), "make train", "quiet", "0.1, 0.2, 0.3", tmp_path)
+    assert out == tmp_path / "train_tripoli.json"
+    runs = json.loads(out.read_text())["runs"]
+    assert [r["name"] for r in runs] == ["r1"] and runs[0]["fields"]["heuristic"]["advantage"] == 0.5
+    assert runs[0]["command"] == "make train" and runs[0]["load_average_at_start_1_5_15"] == "0.1, 0.2, 0.3"
+    record("r2", _run(tmp_path, "b", _results()), "c", "n", "", tmp_path)
+    record("r1", _run(tmp_path, "c", _results(advantage=-0.5)), "c", "n", "", tmp_path)
+    runs = json.loads(out.read_text())["runs"]
+    assert [r["name"] for r in runs] == ["r2", "r1"] and runs[1]["fields"]["heuristic"]["beats"] is False
+
+
+@pytest.mark.parametrize("content", ["{not json", json.dumps({"config": {}}), json.dumps([1, 2]), None])
+def test_a_missing_or_damaged_results_file_is_refused_and_changes_nothing(tmp_path: Path, content, capsys) -> None:
+    record("kept", _run(tmp_path, "good", _results()), "c", "n", "", tmp_path)
+    before = (tmp_path / "train_tripoli.json").read_text()
+    run = _run(tmp_path, "bad", content) if content is not None else tmp_path / "missing"
+    with pytest.raises(ValueError, match="not the results of a finished cardgym train run") as info:
+        record("bad", run, "c", "n", "", tmp_path)
+    assert "\n" not in str(info.value)
+    assert (tmp_path / "train_tripoli.json").read_text() == before
+    assert main(["bad", str(run), "--command", "c", "--note", "n"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("record_training: ") and err.count("\n") == 1
