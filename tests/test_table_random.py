@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from agents.registry import make_agent
+from envs.core.checks import ArgumentError
 from envs.registry import GAMES, make_game
 from training.evaluate import play_tables
 from training.table_random import TableRandom
@@ -68,3 +69,10 @@ def test_a_different_deal_at_one_table_leaves_the_others_as_they_were(name: str,
     other[0] = 999
     second, _ = play_tables(game, agents, seat_agent, other, np.random.default_rng(8))
     assert np.array_equal(first[1:], second[1:])
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", None, True])
+def test_a_bad_seed_is_refused_with_one_line(seed) -> None:
+    with pytest.raises(ArgumentError, match="seed must be an integer from 0 to 2\\*\\*64-1") as info:
+        TableRandom(seed)
+    assert "\n" not in str(info.value)

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.checks import U64_MAX, check_int
 from envs.core.rng import hash_u64
 
 _TO_UNIT = 1.0 / 2.0**53
@@ -32,8 +33,9 @@ class TableRandom(np.random.Generator):
     in the call (module docstring). :meth:`bind` before each agent call names the rows' tables and the step."""
 
     def __init__(self, seed: int) -> None:
+        seed = check_int(seed, "seed", 0, U64_MAX, allowed="an integer from 0 to 2**64-1")
         super().__init__(np.random.PCG64(seed))
-        self.seed = int(seed)
+        self.seed = seed
         self._tables = np.zeros(0, np.int64)
         self._step = 0
         self._draw = 0
