@@ -105,7 +105,7 @@ def test_paired_advantage_by_hand():
     mean, half, ahead = paired_advantage(candidate, reference)
     diff = np.array([2.0, 0.0, -1.0, 2.0])  # mean 0.75, sd sqrt(2.25) = 1.5
     assert mean == pytest.approx(0.75) and half == pytest.approx(1.959963984540054 * 1.5 / 2)
-    assert ahead == pytest.approx(2 / 3) and diff.mean() == mean  # better in 2 of the 3 groups that differ
+    assert ahead == pytest.approx(4 / 5) and diff.mean() == mean  # +2 +2 of the differences 2 + 1 + 2
     with pytest.raises(ValueError, match="same deals"):
         paired_advantage(candidate, _result([[0.0, 0]] * 4, seed=1))
 

@@ -123,6 +123,47 @@ def test_league_reweights_the_pool_from_every_evaluation(tmp_path):
     assert "advantage_vs_heuristic" not in result  # no heuristic field in the closing table
 
 
+def _logged(out, tag: str) -> list[float]:
+    """The values TensorBoard recorded under ``tag`` in a run's ``tb/`` folder, in step order."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    (run,) = (out / "tb").iterdir()
+    events = EventAccumulator(str(run)).Reload()
+    return [e.value for e in sorted(events.Scalars(tag), key=lambda e: e.step)]
+
+
+def test_annealed_learning_rate_falls_linearly_to_zero_over_the_run(tmp_path):
+    cfg = tiny(tmp_path, anneal_lr=True, total_steps=320, learning_rate=1e-3)  # 5 rollouts of 64 decisions
+    train(cfg)
+    rates = _logged(tmp_path / "run", "train/learning_rate")
+    # each update follows a rollout: 64, 128, ... of the 320 decisions are behind it (SB3 writes an update's
+    # numbers when the next rollout ends, so the last update, at rate 0, is not in the log)
+    assert rates == pytest.approx([1e-3 * (1 - k * 64 / 320) for k in range(1, 5)], abs=1e-9)
+    constant = tiny(tmp_path, "constant", total_steps=320, learning_rate=1e-3)
+    train(constant)
+    assert _logged(tmp_path / "constant", "train/learning_rate") == pytest.approx([1e-3] * 4)
+
+
+def test_the_share_of_the_ppo_phase_done_counts_steps_or_time_whichever_is_further():
+    from types import SimpleNamespace
+
+    from training.train import AnnealedRate, TrainingCallback
+
+    def done(steps: int, seconds: float, total_steps: int = 1000, budget: float = 0.0) -> float:
+        cfg = SimpleNamespace(total_steps=total_steps, time_budget=budget)
+        # PPO started at 100 decisions (a resumed run) and 20 s into the run (after the imitation)
+        state = SimpleNamespace(cfg=cfg, num_timesteps=steps, start_steps=100, ppo_started=20.0,
+                                elapsed=lambda: seconds)
+        return TrainingCallback.done(state)
+
+    assert done(100, 20.0) == 0.0 and done(550, 500.0) == pytest.approx(0.5) and done(1000, 0.0) == 1.0
+    assert done(550, 60.0, budget=100.0) == pytest.approx(0.5)  # 450 of 900 decisions, 40 of 80 s
+    assert done(200, 60.0, budget=100.0) == pytest.approx(0.5)  # time is further along
+    assert done(200, 150.0, budget=100.0) == 1.0  # past the budget (the closing evaluation): capped
+    rate = AnnealedRate(3e-4, SimpleNamespace(done=lambda: 0.25))
+    assert rate(1.0) == pytest.approx(2.25e-4) and rate(0.0) == pytest.approx(2.25e-4)  # SB3's progress unused
+
+
 def test_bad_settings_are_refused_before_training(tmp_path):
     for kw, message in ((dict(whole_table=1.5), "whole_table"), (dict(league_floor=0.0), "league_floor"),
                         (dict(selfplay_every=0), "selfplay_every"), (dict(reward_scale=0.0), "reward_scale"),

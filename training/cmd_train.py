@@ -53,6 +53,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         tables=args.tables,
         reward_scale=args.reward_scale,
         learning_rate=args.learning_rate,
+        anneal_lr=args.anneal_lr,
         ent_coef=args.ent_coef,
         hints=args.hints,
         anchor=args.anchor or "",
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> None:
 def run_rllib(cfg: TrainConfig) -> None:
     """``--engine rllib``: refuse what it does not support, then train on Ray (:mod:`training.rllib_train`)."""
     for flag, used in (("--selfplay", cfg.selfplay), ("--league", cfg.league), ("--resume", cfg.resume),
-                       ("--anchor", cfg.anchor)):
+                       ("--anchor", cfg.anchor), ("--anneal-lr", cfg.anneal_lr)):
         if used:
             raise CommandError(f"{flag} is not supported by --engine rllib (use --engine sb3)")
     try:
@@ -158,6 +159,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "chips; about 1 suits games whose returns are a few units)")
     p.add_argument("--learning-rate", type=positive_float, default=DEFAULTS.learning_rate, metavar="LR",
                    help=f"PPO's learning rate (default {DEFAULTS.learning_rate})")
+    p.add_argument("--anneal-lr", action="store_true",
+                   help="decay the learning rate linearly to 0 over the training (its steps or its time budget, "
+                        "whichever ends it first)")
     p.add_argument("--ent-coef", type=non_negative_float, default=DEFAULTS.ent_coef, metavar="C",
                    help=f"PPO's entropy bonus (default {DEFAULTS.ent_coef})")
     p.add_argument("--hints", action="store_true",

@@ -395,9 +395,10 @@ class FieldAdvantage:
     ci95: float
     """Half-width of the 95% interval of :attr:`advantage` (over deal groups)."""
     ahead: float
-    """Of the deal groups where the candidate's result differs from the reference's, the share where it did better
-    (0.5 when none differs, e.g. for a candidate that plays like the reference); scale-free, so comparable between
-    games, and not diluted by the many deals a candidate plays like the reference."""
+    """The candidate's share of what the two results differ by, over the deal groups: the sum of the differences
+    where the candidate did better divided by the sum of all absolute differences (0.5 when none differs, e.g. for a
+    candidate that plays like the reference). Above 0.5 exactly when :attr:`advantage` is above 0; scale-free, so
+    comparable between games, and not diluted by the many deals a candidate plays like the reference."""
     deals: int
     """Episodes each side played."""
 
@@ -412,15 +413,15 @@ class FieldAdvantage:
 
 def paired_advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -> tuple[float, float, float]:
     """Agent ``agent`` of ``result`` minus agent ``agent`` of ``baseline``, two tournaments on the same deal seeds:
-    mean, 95% half-width and, of the deal groups where the two differ, the share where ``result`` did better (0.5
-    when none differs)."""
+    mean, 95% half-width and ``result``'s share of the differences (:attr:`FieldAdvantage.ahead`: the sum of the
+    differences in its favour over the sum of their absolute values; 0.5 when none differs)."""
     if result.seed != baseline.seed or result.group_returns.shape != baseline.group_returns.shape:
         raise ValueError("a paired advantage needs two tournaments on the same deals (same seed and size)")
     diff = result.group_returns[:, agent] - baseline.group_returns[:, agent]
     mean, half = EvalResult._interval(diff)
-    sign = np.sign(np.round(diff, 9))
-    differ = int(np.count_nonzero(sign))
-    ahead = float(np.count_nonzero(sign > 0) / differ) if differ else 0.5
+    diff = np.round(diff, 9)
+    stake = float(np.abs(diff).sum())
+    ahead = float(diff[diff > 0].sum() / stake) if stake else 0.5
     return float(mean), float(half), ahead
 
 
@@ -473,6 +474,6 @@ def fields_table(rows: list[FieldAdvantage], unit: str, candidate: str = "model"
                      f"{r.ci95:<6.3f}  {r.ahead:>5.3f}  {verdict:<5} {notes.get(r.field, '')}".rstrip())
     won = sum(r.beats for r in rows)
     lines.append(f"the {candidate} beats the {reference} in {won} of {len(rows)} fields "
-                 f"({rows[0].deals if rows else 0:,} deals each; ahead: of the deal groups where the two differ, "
-                 f"the share where the {candidate} did better)")
+                 f"({rows[0].deals if rows else 0:,} deals each; ahead: the {candidate}'s share of the differences "
+                 f"between the two, summed over the deal groups)")
     return "\n".join(lines)

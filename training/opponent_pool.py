@@ -6,11 +6,14 @@ Each opponent seat of a newly dealt table draws one member of the pool with prob
 ``selfplay_share`` of the seats and the fixed agents the rest, in their given proportions.
 
 With the *league* on, the prior is multiplied by how far the learner still is from beating each member: after every
-periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** 2, floor)``, where ``ahead_i`` is,
-of the duplicate deal groups in which the learner's result against that member differs from the heuristic's in the
-same seats, the share where it did better (:class:`training.evaluate.FieldAdvantage`; 0.5 when it plays like the
-heuristic). Deals the two play alike do not count: an anchored learner plays most deals like the heuristic, and
-counting them as half-wins pulled every member to about 0.5 and the weights to about equal. This is
+periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** 2, floor)``, where ``ahead_i`` is the
+learner's share of the differences between its results against that member and the heuristic's in the same seats of
+the same duplicate deals: the sum of the differences in the learner's favour over the sum of their absolute values
+(:class:`training.evaluate.FieldAdvantage`; 0.5 when it plays like the heuristic, below 0.5 exactly when it loses
+chips to the heuristic there). Deals the two play alike do not count: an anchored learner plays most deals like the
+heuristic, and counting them as half-wins pulled every member to about 0.5 and the weights to about equal. The share
+weighs each deal by what was at stake: counting deals won and lost instead rated a learner that wins many small
+pots and loses a few large ones as ahead of a member it was losing chips to. This is
 prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)²``, with ``p`` the learner's chance to
 beat the reference rather than the opponent): seats go to the opponents the learner handles worst, and an opponent
 it has mastered keeps ``floor`` of its prior so that what was learned against it is not forgotten.

@@ -64,6 +64,7 @@ class TrainingCallback(BaseCallback):
 
     def _on_training_start(self) -> None:
         self.start_steps = self.num_timesteps
+        self.ppo_started = self.elapsed()
         self.next_eval = self.num_timesteps + self.cfg.eval_every
         self.next_ckpt = self.num_timesteps + self.cfg.checkpoint_every
         if self.curve:  # resumed: the curve goes on from the checkpoint's last point
@@ -75,6 +76,14 @@ class TrainingCallback(BaseCallback):
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
+
+    def done(self) -> float:
+        """The share of the PPO phase behind us, in [0, 1]: of its learner decisions or of its time, the larger."""
+        steps = (self.num_timesteps - self.start_steps) / max(self.cfg.total_steps - self.start_steps, 1)
+        seconds = 0.0
+        if self.cfg.time_budget:
+            seconds = (self.elapsed() - self.ppo_started) / max(self.cfg.time_budget - self.ppo_started, 1e-9)
+        return min(max(steps, seconds, 0.0), 1.0)
 
     def _on_step(self) -> bool:
         for info in self.locals["infos"]:
@@ -304,6 +313,18 @@ class PhaseBar:
         print(line, flush=True)
 
 
+class AnnealedRate:
+    """The learning rate of :attr:`TrainConfig.anneal_lr`: ``rate`` times the share of the PPO phase still ahead
+    (:meth:`TrainingCallback.done`), in place of SB3's schedule, which counts against ``total_steps`` only and so
+    would not move in a run that its time budget stops."""
+
+    def __init__(self, rate: float, callback: TrainingCallback) -> None:
+        self.rate, self.callback = rate, callback
+
+    def __call__(self, _progress_remaining: float) -> float:
+        return self.rate * (1.0 - self.callback.done())
+
+
 def phase_bar(cfg: TrainConfig, name: str, steps: int, unit: str, seconds: float | None) -> PhaseBar | None:
     """The bar of a phase, or ``None`` without ``cfg.progress``; it says what will end the phase."""
     if not cfg.progress:
@@ -350,6 +371,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
             bar.close(f"imitation: {imitation['decisions']:,} teacher decisions in {time.perf_counter() - t0:.0f} s, "
                       f"{imitation['accuracy']:.1%} of its actions matched")
     callback = TrainingCallback(cfg, game, env, pool, curve, out, t0)
+    if cfg.anneal_lr:
+        model.lr_schedule = AnnealedRate(cfg.learning_rate, callback)
     model.learn(total_timesteps=cfg.total_steps, callback=callback, reset_num_timesteps=not cfg.resume,
                 tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0

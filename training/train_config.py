@@ -68,6 +68,10 @@ class TrainConfig:
     batch_size: int = 4096
     n_epochs: int = 4
     learning_rate: float = 3e-4
+    anneal_lr: bool = False
+    """Decay the learning rate linearly from ``learning_rate`` to 0 over the PPO phase (whichever of
+    ``total_steps`` and ``time_budget`` ends it first), so that the final policy comes out of small last updates
+    rather than wherever the last full-size update left it."""
     gamma: float = 1.0
     """No discount: a deal is short and its chips are what counts."""
     gae_lambda: float = 0.95
