@@ -133,12 +133,15 @@ def _logged(out, tag: str) -> list[float]:
 
 
 def test_annealed_learning_rate_falls_linearly_to_zero_over_the_run(tmp_path):
-    cfg = tiny(tmp_path, anneal_lr=True, total_steps=320, learning_rate=1e-3)  # 5 rollouts of 64 decisions
-    train(cfg)
+    train(tiny(tmp_path, anneal_lr=1.0, total_steps=320, learning_rate=1e-3))  # 5 rollouts of 64 decisions
     rates = _logged(tmp_path / "run", "train/learning_rate")
     # each update follows a rollout: 64, 128, ... of the 320 decisions are behind it (SB3 writes an update's
     # numbers when the next rollout ends, so the last update, at rate 0, is not in the log)
     assert rates == pytest.approx([1e-3 * (1 - k * 64 / 320) for k in range(1, 5)], abs=1e-9)
+    train(tiny(tmp_path, "last-half", anneal_lr=0.5, total_steps=320, learning_rate=1e-3))
+    # constant until half-way (160 decisions), then down to 0 at 320: (320 - 192) / 160 = 0.8, then 0.4
+    assert _logged(tmp_path / "last-half", "train/learning_rate") == pytest.approx([1e-3, 1e-3, 8e-4, 4e-4],
+                                                                                  abs=1e-9)
     constant = tiny(tmp_path, "constant", total_steps=320, learning_rate=1e-3)
     train(constant)
     assert _logged(tmp_path / "constant", "train/learning_rate") == pytest.approx([1e-3] * 4)
@@ -160,14 +163,18 @@ def test_the_share_of_the_ppo_phase_done_counts_steps_or_time_whichever_is_furth
     assert done(550, 60.0, budget=100.0) == pytest.approx(0.5)  # 450 of 900 decisions, 40 of 80 s
     assert done(200, 60.0, budget=100.0) == pytest.approx(0.5)  # time is further along
     assert done(200, 150.0, budget=100.0) == 1.0  # past the budget (the closing evaluation): capped
-    rate = AnnealedRate(3e-4, SimpleNamespace(done=lambda: 0.25))
+    rate = AnnealedRate(3e-4, 1.0, SimpleNamespace(done=lambda: 0.25))
     assert rate(1.0) == pytest.approx(2.25e-4) and rate(0.0) == pytest.approx(2.25e-4)  # SB3's progress unused
+    assert AnnealedRate(3e-4, 0.5, SimpleNamespace(done=lambda: 0.25))(1.0) == pytest.approx(3e-4)
+    assert AnnealedRate(3e-4, 0.5, SimpleNamespace(done=lambda: 0.75))(1.0) == pytest.approx(1.5e-4)
 
 
 def test_bad_settings_are_refused_before_training(tmp_path):
     for kw, message in ((dict(whole_table=1.5), "whole_table"), (dict(league_floor=0.0), "league_floor"),
                         (dict(selfplay_every=0), "selfplay_every"), (dict(reward_scale=0.0), "reward_scale"),
                         (dict(learning_rate=0.0), "learning_rate must be positive"),
+                        (dict(anneal_lr=1.5), "anneal_lr must be between 0 and 1"),
+                        (dict(anneal_lr=float("nan")), "anneal_lr must be between 0 and 1"),
                         (dict(ent_coef=-0.01), "ent_coef must be 0 or more")):
         with pytest.raises(ValueError, match=message):
             tiny(tmp_path, **kw)
@@ -219,6 +226,13 @@ def test_cli_refuses_bad_input_with_one_clear_line(tripoli_run, tmp_path, capsys
     with pytest.raises(SystemExit) as e:
         cli_main(["train", "--option", "max_bid=0", "--out", str(tmp_path / "y"), "--steps", "8"])
     assert e.value.code == 2 and "max_bid" in capsys.readouterr().err
+    for flag, value, message in (("--anneal-lr", "2", "anneal_lr must be between 0 and 1"),
+                                 ("--whole-table", "1.5", "whole_table must be a probability in [0, 1]")):
+        with pytest.raises(SystemExit) as e:
+            cli_main(["train", flag, value, "--out", str(tmp_path / "z"), "--steps", "8"])
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and message in err and len(err.strip().splitlines()) == 1
+        assert not (tmp_path / "z").exists()
 
 
 def test_imitation_clones_the_teacher_and_its_chips_to_go():

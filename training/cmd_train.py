@@ -70,7 +70,10 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
 
 
 def run(args: argparse.Namespace) -> None:
-    cfg = config_from_args(args)
+    try:
+        cfg = config_from_args(args)
+    except ValueError as e:  # a setting out of its range (TrainConfig's checks)
+        raise CommandError(str(e)) from None
     # What can be checked without torch is checked before it is loaded (the opponents: by train, before any work).
     game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
     if cfg.resume is not None and not Path(cfg.resume).is_file():
@@ -99,7 +102,7 @@ def run(args: argparse.Namespace) -> None:
 def run_rllib(cfg: TrainConfig) -> None:
     """``--engine rllib``: refuse what it does not support, then train on Ray (:mod:`training.rllib_train`)."""
     for flag, used in (("--selfplay", cfg.selfplay), ("--league", cfg.league), ("--resume", cfg.resume),
-                       ("--anchor", cfg.anchor), ("--anneal-lr", cfg.anneal_lr)):
+                       ("--anchor", cfg.anchor), ("--anneal-lr", cfg.anneal_lr > 0)):
         if used:
             raise CommandError(f"{flag} is not supported by --engine rllib (use --engine sb3)")
     try:
@@ -159,9 +162,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "chips; about 1 suits games whose returns are a few units)")
     p.add_argument("--learning-rate", type=positive_float, default=DEFAULTS.learning_rate, metavar="LR",
                    help=f"PPO's learning rate (default {DEFAULTS.learning_rate})")
-    p.add_argument("--anneal-lr", action="store_true",
-                   help="decay the learning rate linearly to 0 over the training (its steps or its time budget, "
-                        "whichever ends it first)")
+    p.add_argument("--anneal-lr", type=float, default=DEFAULTS.anneal_lr, metavar="SHARE",
+                   help="decay the learning rate linearly to 0 over this last share of the training (of its steps "
+                        "or its time budget, whichever ends it first; default 0: a constant rate)")
     p.add_argument("--ent-coef", type=non_negative_float, default=DEFAULTS.ent_coef, metavar="C",
                    help=f"PPO's entropy bonus (default {DEFAULTS.ent_coef})")
     p.add_argument("--hints", action="store_true",

@@ -314,15 +314,15 @@ class PhaseBar:
 
 
 class AnnealedRate:
-    """The learning rate of :attr:`TrainConfig.anneal_lr`: ``rate`` times the share of the PPO phase still ahead
-    (:meth:`TrainingCallback.done`), in place of SB3's schedule, which counts against ``total_steps`` only and so
-    would not move in a run that its time budget stops."""
+    """The learning rate of :attr:`TrainConfig.anneal_lr`: ``rate`` until the last ``share`` of the PPO phase
+    (:meth:`TrainingCallback.done`), then falling linearly to 0 at its end; in place of SB3's schedule, which counts
+    against ``total_steps`` only and so would not move in a run that its time budget stops."""
 
-    def __init__(self, rate: float, callback: TrainingCallback) -> None:
-        self.rate, self.callback = rate, callback
+    def __init__(self, rate: float, share: float, callback: TrainingCallback) -> None:
+        self.rate, self.share, self.callback = rate, share, callback
 
     def __call__(self, _progress_remaining: float) -> float:
-        return self.rate * (1.0 - self.callback.done())
+        return self.rate * min(1.0, (1.0 - self.callback.done()) / self.share)
 
 
 def phase_bar(cfg: TrainConfig, name: str, steps: int, unit: str, seconds: float | None) -> PhaseBar | None:
@@ -372,7 +372,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                       f"{imitation['accuracy']:.1%} of its actions matched")
     callback = TrainingCallback(cfg, game, env, pool, curve, out, t0)
     if cfg.anneal_lr:
-        model.lr_schedule = AnnealedRate(cfg.learning_rate, callback)
+        model.lr_schedule = AnnealedRate(cfg.learning_rate, cfg.anneal_lr, callback)
     model.learn(total_timesteps=cfg.total_steps, callback=callback, reset_num_timesteps=not cfg.resume,
                 tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0

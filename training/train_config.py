@@ -68,10 +68,11 @@ class TrainConfig:
     batch_size: int = 4096
     n_epochs: int = 4
     learning_rate: float = 3e-4
-    anneal_lr: bool = False
-    """Decay the learning rate linearly from ``learning_rate`` to 0 over the PPO phase (whichever of
-    ``total_steps`` and ``time_budget`` ends it first), so that the final policy comes out of small last updates
-    rather than wherever the last full-size update left it."""
+    anneal_lr: float = 0.0
+    """The share of the PPO phase, at its end, over which the learning rate decays linearly from
+    ``learning_rate`` to 0 (the phase ends with ``total_steps`` or ``time_budget``, whichever comes first): the final
+    policy then comes out of small last updates rather than wherever the last full-size update left it. 0: a
+    constant rate; 1: decay from the start."""
     gamma: float = 1.0
     """No discount: a deal is short and its chips are what counts."""
     gae_lambda: float = 0.95
@@ -128,6 +129,7 @@ class TrainConfig:
             ("final_deals", self.final_deals >= 1, "at least 1"),
             ("snapshot_fields", self.snapshot_fields >= 0, "0 or more"),
             ("learning_rate", self.learning_rate > 0, "positive"),
+            ("anneal_lr", 0 <= self.anneal_lr <= 1, "between 0 and 1"),
             ("ent_coef", self.ent_coef >= 0, "0 or more"),
             ("anchor", self.anchor in ("", *ANCHORS), f"\"\" or one of {', '.join(ANCHORS)}"),
             ("anchor_weight", 0 < self.anchor_weight < float("inf"), "a positive finite number"),
