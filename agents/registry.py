@@ -7,7 +7,8 @@ Specs:
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
 - ``style:K``: member K of the game's style family (:mod:`agents.styles`: a heuristic with parameters drawn inside
   the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
-  a game without a family) playing a random legal action at a share of its decisions;
+  a game without a family) playing a random legal action at a share of its decisions; ``careless-bot:K``: a zoo
+  bot other than ``random`` (bot ``K mod n``) playing a random action at that share;
 - ``module:Class``: any importable agent class, constructed as ``Class(game)``. Such a spec imports the module,
   which runs its code: that is its purpose (your own agent, in your own file), so use only modules you trust. As
   with ``python -m``, modules are found in the current directory too (``mybots:Bot`` is ``./mybots.py``): the
@@ -111,14 +112,15 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
             raise
         return module.PPOAgent(game, path)
     family, _, k = spec.partition(":")
-    if family in ("style", "careless-style"):
+    if family in ("style", "careless-style", "careless-bot"):
         if not k.isdigit():
             raise AgentSpecError(f"agent {spec!r}: a {family} player is {family}:K with an integer K ≥ 0, "
                                  f"e.g. {family}:3")
-        from agents.styles import make_careless, make_style
+        from agents.styles import make_careless, make_careless_bot, make_style
 
+        build = {"style": make_style, "careless-style": make_careless, "careless-bot": make_careless_bot}[family]
         try:
-            return (make_style if family == "style" else make_careless)(game, int(k))
+            return build(game, int(k))
         except ValueError as e:
             raise AgentSpecError(f"agent {spec!r}: {e}") from None
     if ":" in spec:

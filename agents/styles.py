@@ -14,11 +14,19 @@ player who misreads a hand, forgets what was played or bets on a whim). Against 
 hand and folding to it pays; against careless ones it often is not. A pool of careful styles only teaches an agent
 to believe every bet; ``careless-styles:N=W`` in ``--opponents`` puts members 0 … N−1 in the pool.
 
+A third, ``careless-bot:K``, makes the zoo's own bots careless: zoo bot ``K mod n`` of the ``n`` bots other than
+``random`` (``cardgym agents`` order: the heuristic first) with the share :func:`careless_share` ``(K)`` of random
+moves, the same share as ``careless-style:K``; ``careless-bots:N=W`` puts members 0 … N−1 in the pool. The style
+family's members bet by thresholds of their own, so a bet of ``careless-style:K`` says less about its hand than one
+of the heuristic's in any case, and an agent trained against them still reads a careless heuristic's bets as the
+heuristic's (README "Training": run t15 ties the noisy field).
+
 The held-out styles of :mod:`agents.heldout` lie outside both families (a looser, bigger bettor; a calling station; a
 tight player with big bets; reckless and hoarding Flip Flop players; a heuristic more random than careful), except
 ``aggro-longsuit``, which combines two zoo styles and so is a corner of the Tripoli box, and ``noisy`` (the heuristic
-with a quarter of random moves), which lies inside the careless family's range without being one of its members; the
-mixed players are not heuristics of fixed parameters.
+with a quarter of random moves), which lies inside the careless families' range without being one of their members
+(the careless-bot family's heuristics, members 0, n, 2n …, play it with other shares); the mixed players are not
+heuristics of fixed parameters.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from agents.base import Agent, AgentBase
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.tripoli_bots import TripoliLongSuit, TripoliLowLead
 from agents.tripoli_heuristic import TripoliHeuristic
-from agents.zoo import bot_class
+from agents.zoo import bot_class, bot_names
 from envs.core.game import BatchedGame, sample_legal
 
 FAMILY_SEED = 20_261_123
@@ -122,3 +130,13 @@ def make_careless(game: BatchedGame, k: int) -> Agent:
     else:
         base = bot_class(game.name, "heuristic")(game)
     return Careless(game, base, careless_share(k), f"careless-style:{k}")
+
+
+def make_careless_bot(game: BatchedGame, k: int) -> Agent:
+    """The agent ``careless-bot:k`` for ``game``: zoo bot ``k mod n`` of its ``n`` bots other than ``random`` with
+    :func:`careless_share` ``(k)`` of random moves."""
+    bots = [name for name in bot_names(game.name) if name != "random"]
+    if not bots:
+        raise ValueError(f"the game {game.name} has no zoo bots to make careless")
+    base = bot_class(game.name, bots[k % len(bots)])(game)
+    return Careless(game, base, careless_share(k), f"careless-bot:{k}")

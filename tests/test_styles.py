@@ -1,6 +1,6 @@
 """Style families (agents/styles.py): members are fixed by their number, stay inside the zoo's range, play legal
 actions and differently from each other; the careless family's share of random moves; ``styles:N`` and
-``careless-styles:N`` in an opponent pool; one-line refusals."""
+``careless-styles:N`` and ``careless-bots:N`` in an opponent pool; one-line refusals."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from agents.heldout import NoisyHeuristic, SloppyHeuristic, TripoliManiac, Tripo
 from agents.registry import AgentSpecError, make_agent
 from agents.styles import CARELESS_RANGE, FAMILIES, Careless, careless_share, style_params
 from agents.tripoli_bots import TripoliAggressive, TripoliTight
+from agents.zoo import bot_names
 from envs.core.game import sample_legal
 from envs.registry import make_game
 from training.evaluate import evaluate
@@ -70,6 +71,20 @@ def test_styles_in_an_opponent_pool_share_their_weight() -> None:
         parse_opponents("careless-style:0,careless-styles:2", game)
     with pytest.raises(AgentSpecError, match="careless-styles:N needs a number of players N ≥ 1"):
         parse_opponents("careless-styles:x", game)
+    pool = parse_opponents("careless-bots:2=1,careless-bot:7", game)
+    assert [(m.name, m.weight) for m in pool] == [("careless-bot:0", 0.5), ("careless-bot:1", 0.5),
+                                                  ("careless-bot:7", 1.0)]
+
+
+@pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
+def test_careless_bots_cycle_through_the_zoo_without_random(name: str) -> None:
+    game = make_game(name, 4)
+    bots = [b for b in bot_names(name) if b != "random"]
+    assert bots[0] == "heuristic" and len(bots) >= 2
+    for k in range(2 * len(bots) + 1):
+        member = make_agent(f"careless-bot:{k}", game)
+        assert member.name == f"careless-bot:{k}" and member.epsilon == careless_share(k)
+        assert member.base.name == bots[k % len(bots)]
 
 
 @pytest.mark.parametrize("k", range(40))
@@ -121,8 +136,21 @@ def test_careless_players_take_random_moves_at_their_share(name: str) -> None:
     ("style:2", "triolet", "the game triolet has no style family (games with one: tripoli, flipflop)"),
     ("careless-style:", "flipflop", "a careless-style player is careless-style:K with an integer K ≥ 0"),
     ("careless-style:1.5", "tripoli", "a careless-style player is careless-style:K with an integer K ≥ 0"),
+    ("careless-bot:-2", "triolet", "a careless-bot player is careless-bot:K with an integer K ≥ 0"),
 ])
 def test_bad_style_specs_are_refused(spec: str, game: str, message: str) -> None:
     with pytest.raises(AgentSpecError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
         make_agent(spec, make_game(game, 4))
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
+def test_cardgym_agents_lists_the_family_spec_forms_each_game_can_build(name: str) -> None:
+    from training.cmd_agents import agents_text, spec_forms
+
+    game = make_game(name, 4)
+    forms = [form for form, _ in spec_forms(name) if form.endswith(":K")]
+    assert ("style:K" in forms) == (name in FAMILIES) and {"careless-style:K", "careless-bot:K"} <= set(forms)
+    for form in forms:
+        assert make_agent(form.replace(":K", ":3"), game).name == form.replace(":K", ":3")
+        assert f"  {form} " in agents_text(name)

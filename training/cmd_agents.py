@@ -3,29 +3,46 @@
     cardgym agents --game tripoli
 
 Every name works as an agent spec (``cardgym eval --agents tight random …``, ``make_agent("tight", game)``), as do
-the two spec forms at the end of the list.
+the spec forms at the end of the list (``style:3`` …; ``--opponents`` takes ``styles:N=W`` etc. for a
+family's first N members).
 """
 
 from __future__ import annotations
 
 import argparse
 
+from agents.styles import CARELESS_RANGE, FAMILIES
 from agents.zoo import BOTS, list_bots
 
 SPEC_FORMS = (
     ("ppo:PATH", "a model trained by `cardgym train` (the .zip it writes), for the same game, table size and rules"),
     ("module:Class", "any importable agent class, built as Class(game)"),
 )
-"""The agent specs that are not names, with what they mean."""
+"""The agent specs that are not names, with what they mean (every game)."""
+
+
+def spec_forms(game: str) -> list[tuple[str, str]]:
+    """The spec forms of ``game``: :data:`SPEC_FORMS` and the members of its families (:mod:`agents.styles`)."""
+    low, high = (round(100 * share) for share in CARELESS_RANGE)
+    careless = f"with {low}-{high}% random moves"
+    if game in FAMILIES:
+        families = [("style:K", "member K of the style family: the heuristic with parameters drawn inside the zoo's "
+                                "range"),
+                    ("careless-style:K", f"style:K {careless}")]
+    else:
+        families = [("careless-style:K", f"the heuristic {careless} (no style family in {game})")]
+    families.append(("careless-bot:K", "zoo bot K mod n (random left out) with careless-style:K's share of random "
+                                       "moves"))
+    return [*SPEC_FORMS, *families]
 
 
 def agents_text(game: str) -> str:
     """The listing of ``game``'s agents that ``cardgym agents --game game`` prints."""
-    bots = list_bots(game)
-    width = max(len(name) for name in [b.name for b in bots] + [form for form, _ in SPEC_FORMS])
+    bots, forms = list_bots(game), spec_forms(game)
+    width = max(len(name) for name in [b.name for b in bots] + [form for form, _ in forms])
     lines = [f"{game} agents:"]
     lines += [f"  {b.name:<{width}}  v{b.version:<3} {b.summary}" for b in bots]
-    lines += [f"  {form:<{width}}  {'':<4} {meaning}" for form, meaning in SPEC_FORMS]
+    lines += [f"  {form:<{width}}  {'':<4} {meaning}" for form, meaning in forms]
     return "\n".join(lines)
 
 

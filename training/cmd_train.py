@@ -133,8 +133,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.add_argument("--opponents", default=DEFAULTS.opponents,
                    help=f"opponent pool: comma-separated specs ({SPEC_HELP}), each optionally spec=weight, "
-                        "e.g. heuristic=3,random=1; styles:N=W and careless-styles:N=W put N members of a style "
-                        "family (agents.styles) in the pool, sharing the weight W (default heuristic)")
+                        "e.g. heuristic=3,random=1; styles:N=W, careless-styles:N=W and careless-bots:N=W put N "
+                        "members of a family (agents.styles) in the pool, sharing the weight W (default heuristic)")
     p.add_argument("--whole-table", type=float, default=DEFAULTS.whole_table, metavar="Q",
                    help="share of tables where one pool draw plays every opponent seat (default 0: one draw per seat)")
     p.add_argument("--selfplay", action="store_true",

@@ -43,14 +43,15 @@ class PoolMember:
     """A frozen copy of the learner (self-play) rather than a fixed agent."""
 
 
-FAMILY_MEMBERS = {"styles": "style", "careless-styles": "careless-style"}
+FAMILY_MEMBERS = {"styles": "style", "careless-styles": "careless-style", "careless-bots": "careless-bot"}
 """``--opponents`` shorthand for a family's first N members → the agent spec of one member (``style:K``)."""
 
 
 def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
     """``"heuristic=3,random=1"`` → pool members (weight 1 when not given); ``styles:N=W`` stands for the members
     ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``, and
-    ``careless-styles:N=W`` likewise for ``careless-style:0`` … ``careless-style:N-1``. Raises
+    ``careless-styles:N=W`` and ``careless-bots:N=W`` likewise for ``careless-style:0`` … and ``careless-bot:0`` …
+    (:mod:`agents.styles`). Raises
     :class:`~agents.registry.AgentSpecError` (one line) on a bad weight, an unknown agent, a name given twice, or a
     pool without a positive weight."""
     if not isinstance(spec, str) or not spec.strip():
