@@ -1,20 +1,18 @@
 """MaskablePPO training on the batched vector env: ``train(TrainConfig(...)) -> dict`` (``cardgym train`` is its CLI).
 
-The learner sits at one seat of each of ``tables`` tables (:class:`envs.vector.CardVecEnv`); the other seats are
-played by an opponent pool: fixed agents (``heuristic``, ``random``, ``ppo:model.zip``, ``module:Class``, mixed with
-weights) and, with self-play, frozen snapshots of the learner, one added each time the periodic evaluation beats the
-best score so far. Every ``eval_every`` steps the current policy plays a duplicate tournament against
-``num_players - 1`` heuristics (:func:`training.evaluate.evaluate`), scored as its *advantage*: its mean chips per
-deal minus what a heuristic makes in the same seats of the same deals (a heuristic-only tournament on the same
-seeds), with a 95% interval over deal groups. The run stops at ``total_steps`` learner decisions or after
-``time_budget`` seconds, whichever comes first, then saves ``model.zip``, evaluates against random and heuristic
-opponents, and writes ``results.json`` and ``learning_curve.png`` in ``out``. TensorBoard logs go to ``out/tb``,
-checkpoints (resumable with ``resume=``) to ``out/checkpoints``. A checkpoint is a model file (:mod:`agents.ppo`:
-the policy's settings and weights, the optimiser state, the PPO hyperparameters and step count) that also records the
-run's settings and its learning curve. A resumed run continues with the checkpoint's network, optimiser state, PPO
-hyperparameters and step count (the config's network and PPO settings are not used), starts its self-play pool afresh
-and does not imitate again.
-"""
+The learner sits at one seat of each of ``tables`` tables (:class:`envs.vector.CardVecEnv`); the other seats are played
+by an opponent pool: fixed agents (``heuristic``, ``random``, ``ppo:model.zip``, ``module:Class``, mixed with weights)
+and, with self-play, frozen snapshots of the learner, one added at the first periodic evaluation after every
+``selfplay_every`` learner decisions. Every ``eval_every`` steps the current policy plays a duplicate tournament against
+``num_players - 1`` heuristics (:func:`training.evaluate.evaluate`), scored as its *advantage*: its mean chips per deal
+minus what a heuristic makes in the same seats of the same deals (a heuristic-only tournament on the same seeds), with a
+95% interval over deal groups. The run stops at ``total_steps`` learner decisions or after ``time_budget`` seconds,
+whichever comes first, then saves ``model.zip``, evaluates against random and heuristic opponents, and writes
+``results.json`` and ``learning_curve.png`` in ``out``. TensorBoard logs go to ``out/tb``, checkpoints (resumable with
+``resume=``) to ``out/checkpoints``. A checkpoint is a model file (:mod:`agents.ppo`: the policy's settings and weights,
+the optimiser state, the PPO hyperparameters and step count) that also records the run's settings and its learning
+curve. A resumed run continues with the checkpoint's network, optimiser state, PPO hyperparameters and step count (the
+config's network and PPO settings are not used), starts its self-play pool afresh and does not imitate again."""
 
 from __future__ import annotations
 
