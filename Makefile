@@ -26,13 +26,14 @@ train: install
 		--hints --anchor heuristic --imitate 300000 --whole-table 0.5 --league --selfplay --selfplay-share 0.3 \
 		--minutes $(TRAIN_MINUTES) --final-deals 10000 --out runs/tripoli
 
-# The measured recipes for the other two games (README "Training"). Flip Flop's gives half the fixed seats to patient
-# players, whom the others' lessons make it lose to, and lets the learning rate fall to 0 over the last 30%.
+# The measured recipes for the other two games (README "Training"). Le triolet's league counts deals rather than
+# points at stake (6 and 7 of 11 fields with points, 8, 10 and 11 with deals). Flip Flop's gives half the fixed seats
+# to patient players, whom the others' lessons make it lose to, and lets the learning rate fall to 0 over the last 30%.
 train-triolet: install
 	$(VENV)/bin/cardgym train --game triolet --players 4 \
 		--opponents heuristic=2,random=1,specials=1,pairs=1,saver=1,blocker=1 --anchor heuristic --imitate 300000 \
-		--whole-table 0.5 --league --selfplay --selfplay-share 0.3 --reward-scale 1 --minutes 11.5 --final-deals 20000 \
-		--out runs/triolet
+		--whole-table 0.5 --league --league-by deals --selfplay --selfplay-share 0.3 --reward-scale 1 --minutes 11.5 \
+		--final-deals 20000 --out runs/triolet
 
 train-flipflop: install
 	$(VENV)/bin/cardgym train --game flipflop --players 4 \

@@ -102,10 +102,14 @@ def _result(returns: list[list[float]], seed: int = 0) -> EvalResult:
 def test_paired_advantage_by_hand():
     candidate = _result([[3.0, 0], [1.0, 0], [2.0, 0], [0.0, 0]])
     reference = _result([[1.0, 0], [1.0, 0], [3.0, 0], [-2.0, 0]])
-    mean, half, ahead = paired_advantage(candidate, reference)
+    mean, half, ahead, won = paired_advantage(candidate, reference)
     diff = np.array([2.0, 0.0, -1.0, 2.0])  # mean 0.75, sd sqrt(2.25) = 1.5
     assert mean == pytest.approx(0.75) and half == pytest.approx(1.959963984540054 * 1.5 / 2)
     assert ahead == pytest.approx(4 / 5) and diff.mean() == mean  # +2 +2 of the differences 2 + 1 + 2
+    assert won == pytest.approx(2 / 3)  # better in 2 of the 3 groups that differ
+    # many small wins and one large loss: ahead of the reference in deals, behind it in chips
+    mean, _, ahead, won = paired_advantage(_result([[1.0, 0]] * 3 + [[-5.0, 0]]), _result([[0.0, 0]] * 4))
+    assert mean < 0 and ahead == pytest.approx(3 / 8) and won == pytest.approx(3 / 4)
     with pytest.raises(ValueError, match="same deals"):
         paired_advantage(candidate, _result([[0.0, 0]] * 4, seed=1))
 
@@ -118,7 +122,7 @@ def test_the_reference_has_no_advantage_over_itself_in_any_field():
     rows = evaluator(make_agent("heuristic", game), fields, "copy")
     assert [r.field for r in rows] == ["random", "heuristic", "saver"]
     for r in rows:
-        assert r.advantage == 0 and r.ci95 == 0 and r.ahead == 0.5 and not r.beats and r.deals == 60
+        assert r.advantage == 0 and r.ci95 == 0 and r.ahead == r.won == 0.5 and not r.beats and r.deals == 60
         assert r.candidate == r.reference and r.label == f"{r.field}@v{fields[r.field].version}"
     assert evaluator.baseline("random", fields["random"]) is evaluator.baseline("random", make_agent("random", game))
     rows = evaluator(make_agent("random", game), {"heuristic": heuristic}, "random")

@@ -107,15 +107,26 @@ def test_selfplay_adds_snapshots_to_the_pool_on_schedule(tmp_path):
     assert [f["field"] for f in result["fields"]] == bot_names("tripoli") + heldout
 
 
-def test_league_reweights_the_pool_from_every_evaluation(tmp_path):
+@pytest.mark.parametrize("league_by", ["stakes", "deals"])
+def test_league_reweights_the_pool_from_every_evaluation(tmp_path, monkeypatch, league_by):
+    import itertools
+
+    import training.evaluate
+
+    real = training.evaluate.paired_advantage
+    # the two shares disagree, alternately in each direction (the fields are evaluated in turn), so the weights
+    # tell which one the league used
+    shares = itertools.cycle([(0.9, 0.2), (0.2, 0.9)])
+    monkeypatch.setattr(training.evaluate, "paired_advantage",
+                        lambda result, base: (*real(result, base)[:2], *next(shares)))
     result = train(tiny(tmp_path, opponents="heuristic=3,random=1", league=True, whole_table=0.5,
-                        fields="random,tight", snapshot_fields=1))
+                        fields="random,tight", snapshot_fields=1, league_by=league_by))
     assert [f["field"] for f in result["fields"]] == ["random", "tight", "self@0"]
     assert [f["seen"] for f in result["fields"]] == ["in the training pool", "never seen", "earlier snapshot"]
     for point in result["curve"]:
         assert set(point["fields"]) == {"heuristic", "random"} and point["score"] == min(
             f["advantage"] for f in point["fields"].values())
-        ahead = {k: f["ahead"] for k, f in point["fields"].items()}
+        ahead = {k: f["ahead" if league_by == "stakes" else "won"] for k, f in point["fields"].items()}
         raw = [0.75 * max((1 - ahead["heuristic"]) ** 2, 0.05), 0.25 * max((1 - ahead["random"]) ** 2, 0.05)]
         assert [point["weights"]["heuristic"], point["weights"]["random"]] == pytest.approx(
             [w / sum(raw) for w in raw], abs=1e-4)
@@ -174,6 +185,7 @@ def test_bad_settings_are_refused_before_training(tmp_path):
                         (dict(selfplay_every=0), "selfplay_every"), (dict(reward_scale=0.0), "reward_scale"),
                         (dict(learning_rate=0.0), "learning_rate must be positive"),
                         (dict(anneal_lr=1.5), "anneal_lr must be between 0 and 1"),
+                        (dict(league_by="wins"), "league_by must be one of stakes, deals"),
                         (dict(anneal_lr=float("nan")), "anneal_lr must be between 0 and 1"),
                         (dict(ent_coef=-0.01), "ent_coef must be 0 or more")):
         with pytest.raises(ValueError, match=message):

@@ -25,7 +25,7 @@ from training.cli_args import (
     positive_int,
     seed32_int,
 )
-from training.train_config import TrainConfig
+from training.train_config import LEAGUE_MEASURES, TrainConfig
 
 DEFAULTS = TrainConfig()
 
@@ -44,6 +44,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         selfplay_every=args.selfplay_every,
         selfplay_share=args.selfplay_share,
         league=args.league,
+        league_by=args.league_by,
         imitate=0 if args.engine == "rllib" else args.imitate,
         imitate_teacher=args.imitate_teacher,
         total_steps=args.steps,
@@ -146,6 +147,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--league", action="store_true",
                    help="re-weight the opponent pool towards the members the learner is furthest from beating "
                         "(prioritised fictitious self-play; every evaluation then covers every member)")
+    p.add_argument("--league-by", choices=LEAGUE_MEASURES, default=DEFAULTS.league_by,
+                   help="with --league: measure how far the learner is from beating a member by its share of the "
+                        "chips (points) at stake where its results and the heuristic's differ (stakes, the default) "
+                        "or of the deals where they differ (deals)")
     p.add_argument("--imitate", type=non_negative_int, default=DEFAULTS.imitate, metavar="N",
                    help="clone the teacher on N of its decisions before PPO (at most half the time budget; 0: no)")
     p.add_argument("--imitate-teacher", default=DEFAULTS.imitate_teacher, metavar="SPEC",

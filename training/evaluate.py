@@ -399,6 +399,9 @@ class FieldAdvantage:
     where the candidate did better divided by the sum of all absolute differences (0.5 when none differs, e.g. for a
     candidate that plays like the reference). Above 0.5 exactly when :attr:`advantage` is above 0; scale-free, so
     comparable between games, and not diluted by the many deals a candidate plays like the reference."""
+    won: float
+    """Of the deal groups where the two results differ, the share where the candidate did better (0.5 when none
+    differs): :attr:`ahead` counting each such deal once, whatever was at stake."""
     deals: int
     """Episodes each side played."""
 
@@ -411,10 +414,12 @@ class FieldAdvantage:
         return {**dataclasses.asdict(self), "beats": self.beats}
 
 
-def paired_advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -> tuple[float, float, float]:
+def paired_advantage(result: EvalResult, baseline: EvalResult, agent: int = 0
+                     ) -> tuple[float, float, float, float]:
     """Agent ``agent`` of ``result`` minus agent ``agent`` of ``baseline``, two tournaments on the same deal seeds:
-    mean, 95% half-width and ``result``'s share of the differences (:attr:`FieldAdvantage.ahead`: the sum of the
-    differences in its favour over the sum of their absolute values; 0.5 when none differs)."""
+    mean, 95% half-width, ``result``'s share of the differences (:attr:`FieldAdvantage.ahead`: the sum of the
+    differences in its favour over the sum of their absolute values) and its share of the deal groups that differ
+    (:attr:`FieldAdvantage.won`); both shares are 0.5 when none differs."""
     if result.seed != baseline.seed or result.group_returns.shape != baseline.group_returns.shape:
         raise ValueError("a paired advantage needs two tournaments on the same deals (same seed and size)")
     diff = result.group_returns[:, agent] - baseline.group_returns[:, agent]
@@ -422,7 +427,9 @@ def paired_advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -
     diff = np.round(diff, 9)
     stake = float(np.abs(diff).sum())
     ahead = float(diff[diff > 0].sum() / stake) if stake else 0.5
-    return float(mean), float(half), ahead
+    differ = int(np.count_nonzero(diff))
+    won = float(np.count_nonzero(diff > 0) / differ) if differ else 0.5
+    return float(mean), float(half), ahead, won
 
 
 class FieldEvaluator:
@@ -450,9 +457,9 @@ class FieldEvaluator:
         result = evaluate(self.game, [candidate] + [agent] * (n - 1), deals=self.deals, seed=self.seed,
                           names=[name] + [field] * (n - 1))
         base = self.baseline(field, agent)
-        adv, half, ahead = paired_advantage(result, base)
+        adv, half, ahead, won = paired_advantage(result, base)
         row = FieldAdvantage(field=field, label=agent_label(agent), candidate=float(result.mean[0]),
-                             reference=float(base.mean[0]), advantage=adv, ci95=half, ahead=ahead,
+                             reference=float(base.mean[0]), advantage=adv, ci95=half, ahead=ahead, won=won,
                              deals=result.episodes)
         return row, result
 

@@ -127,7 +127,8 @@ class TrainingCallback(BaseCallback):
                  "ci95": heuristic.ci95, "score": score,
                  "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
         if self.cfg.league:
-            point["fields"] = {k: {"advantage": r.advantage, "ci95": r.ci95, "ahead": r.ahead} for k, r in rows.items()}
+            point["fields"] = {k: {"advantage": r.advantage, "ci95": r.ci95, "ahead": r.ahead, "won": r.won}
+                               for k, r in rows.items()}
         self.curve.append(point)
         self.logger.record("eval/advantage_vs_heuristic", heuristic.advantage)
         self.logger.record("eval/advantage_ci95", heuristic.ci95)
@@ -137,7 +138,7 @@ class TrainingCallback(BaseCallback):
             self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
             self.next_snapshot = steps + self.cfg.selfplay_every
         if self.cfg.league:
-            self.pool.set_ahead({k: r.ahead for k, r in rows.items()})
+            self.pool.set_ahead({k: r.ahead if self.cfg.league_by == "stakes" else r.won for k, r in rows.items()})
             weights = self.pool.weights(league=True)
             point["weights"] = {m.name: round(w, 4) for m, w in zip(self.pool.members, weights, strict=True)}
             for name, w in point["weights"].items():

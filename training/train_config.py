@@ -7,6 +7,9 @@ from typing import Any
 
 from agents.registry import ANCHORS
 
+LEAGUE_MEASURES = ("stakes", "deals")
+"""What the league weighs its members by (:attr:`TrainConfig.league_by`)."""
+
 
 @dataclasses.dataclass
 class TrainConfig:
@@ -44,6 +47,10 @@ class TrainConfig:
     member."""
     league_floor: float = 0.05
     """With the league: the least share of its prior weight a member keeps, however well the learner does."""
+    league_by: str = "stakes"
+    """With the league: how far the learner is from beating a member, ``"stakes"``: its share of what its results
+    and the heuristic's differ by (:attr:`training.evaluate.FieldAdvantage.ahead`), or ``"deals"``: its share of the
+    deals where they differ (:attr:`~training.evaluate.FieldAdvantage.won`)."""
     imitate: int = 1_500_000
     """Teacher decisions to clone before PPO (training.imitation; at most half the time budget; 0: start PPO from
     a random policy)."""
@@ -123,6 +130,7 @@ class TrainConfig:
             ("selfplay_every", self.selfplay_every >= 1, "at least 1"),
             ("max_snapshots", self.max_snapshots >= 1, "at least 1"),
             ("league_floor", 0 < self.league_floor <= 1, "in (0, 1]"),
+            ("league_by", self.league_by in LEAGUE_MEASURES, f"one of {', '.join(LEAGUE_MEASURES)}"),
             ("reward_scale", self.reward_scale > 0, "positive"),
             ("eval_every", self.eval_every >= 1, "at least 1"),
             ("eval_deals", self.eval_deals >= 1, "at least 1"),
