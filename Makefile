@@ -27,8 +27,9 @@ train: install
 		--minutes $(TRAIN_MINUTES) --final-deals 10000 --out runs/tripoli
 
 # The measured recipes for the other two games (README "Training"). Le triolet's league counts deals rather than
-# points at stake (two runs with points: 6 and 7 of 11 fields; one with deals: 11 of 11). Flip Flop's gives half the fixed seats
-# to patient players, whom the others' lessons make it lose to, and lets the learning rate fall to 0 over the last 30%.
+# points at stake (two runs with points: 6 and 7 of 11 fields; one with deals: 11 of 11). Flip Flop's gives half
+# the fixed seats to patient players, whom the others' lessons make it lose to, and lets the learning rate fall to 0
+# over the last 30%.
 train-triolet: install
 	$(VENV)/bin/cardgym train --game triolet --players 4 \
 		--opponents heuristic=2,random=1,specials=1,pairs=1,saver=1,blocker=1 --anchor heuristic --imitate 300000 \
