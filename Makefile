@@ -27,7 +27,7 @@ train: install
 		--minutes $(TRAIN_MINUTES) --final-deals 10000 --out runs/tripoli
 
 # The measured recipes for the other two games (README "Training"). Le triolet's league counts deals rather than
-# points at stake (two runs with points: 6 and 7 of 11 fields; one with deals: 11 of 11). Flip Flop's gives half
+# points at stake (two runs with points: 6 and 7 of 11 fields; two with deals: 11 of 11 each). Flip Flop's gives half
 # the fixed seats to patient players, whom the others' lessons make it lose to, and lets the learning rate fall to 0
 # over the last 30%.
 train-triolet: install
