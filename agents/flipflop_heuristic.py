@@ -19,6 +19,8 @@ Strategy (observation layout: the table of :mod:`envs.flipflop_v1`):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from agents.base import AgentBase
@@ -42,6 +44,67 @@ def _static_priority() -> np.ndarray:
     return p
 
 
+def _plane(obs: np.ndarray, plane: int) -> np.ndarray:
+    return obs[:, 52 * plane : 52 * plane + 52] > 0.5
+
+
+def _seat_field(obs: np.ndarray, name: str) -> np.ndarray:
+    lo = V.SEATS_OFFSET + V.SEAT_FIELDS.index(name) * V.MAX_SEATS
+    return obs[:, lo : lo + V.MAX_SEATS]
+
+
+@dataclass(frozen=True)
+class OpponentView:
+    """What the observation tells of each relative seat's hand total: ``(B, 7)`` arrays (seat 0 is the viewer)."""
+
+    estimate: np.ndarray
+    """Points of the seat's publicly known cards plus, for each other card it holds, the mean points of the cards
+    the viewer has not seen."""
+    unknown: np.ndarray
+    """Cards the seat holds that the viewer has not seen."""
+    in_deal: np.ndarray
+    """The seat is an opponent still in the deal (False for the viewer)."""
+    unseen_mean: np.ndarray
+    """``(B,)`` the mean points of the cards the viewer has not seen."""
+
+
+def opponent_view(obs: np.ndarray, hand: np.ndarray) -> OpponentView:
+    """The opponents' estimated totals from the observation ``obs`` and the viewer's ``hand`` ``(B, 52)`` bits."""
+    seen = hand | _plane(obs, V.SHOWN) | _plane(obs, V.PILE)
+    seen |= _plane(obs, V.IN_RUN) | _plane(obs, V.IN_SET)
+    known = np.stack([_plane(obs, V.KNOWN_IN + k) for k in range(V.MAX_SEATS)], axis=1)  # (B, 7, 52)
+    seen |= known.any(axis=1)
+    unseen = ~seen
+    mu = (unseen * _PUB_VALUE).sum(axis=1) / np.maximum(unseen.sum(axis=1), 1)
+    in_deal = (_seat_field(obs, "in_deal") > 0.5) & (_seat_field(obs, "present") > 0.5)
+    in_deal[:, 0] = False
+    unknown = np.maximum(_seat_field(obs, "hand_size") - known.sum(axis=2), 0)
+    estimate = (known * _PUB_VALUE).sum(axis=2) + unknown * mu[:, None]
+    return OpponentView(estimate=estimate, unknown=unknown, in_deal=in_deal, unseen_mean=mu)
+
+
+def drop_hints(obs: np.ndarray) -> np.ndarray:
+    """``(B, 6)`` float32 numbers about the race to the lowest total, computed from the observation alone (a
+    learning policy may take them as extra inputs, :mod:`agents.hints`): the viewer's hand total / 50; the lowest
+    estimated opponent total (:func:`opponent_view`) / 50; the viewer's lead over that opponent in standard
+    deviations of its unknown cards (the estimate minus the total, over ``unseen mean * sqrt(unknown)``, clipped to
+    ±5, then / 5: what the heuristic drops by); the stock / 52; the fewest cards an opponent in the deal holds / 6;
+    the mean points of the unseen cards / 10. With no opponent in the deal the opponent numbers are 0."""
+    hand = _plane(obs, V.HAND)
+    total = (hand * _PUB_VALUE).sum(axis=1)
+    view = opponent_view(obs, hand)
+    any_in = view.in_deal.any(axis=1)
+    k = np.argmin(np.where(view.in_deal, view.estimate, np.inf), axis=1)
+    rows = np.arange(len(obs))
+    lowest = np.where(any_in, view.estimate[rows, k], 0.0)
+    spread = np.maximum(view.unseen_mean * np.sqrt(view.unknown[rows, k]), 1.0)
+    lead = np.where(any_in, np.clip((lowest - total) / spread, -5, 5) / 5, 0.0)
+    fewest = np.where(view.in_deal, _seat_field(obs, "hand_size"), np.inf).min(axis=1)
+    fewest = np.where(any_in, fewest / 6, 0.0)
+    stock = obs[:, V.TABLE_OFFSET + V.TABLE_FIELDS.index("stock_size")] / 52
+    return np.stack([total / 50, lowest / 50, lead, stock, fewest, view.unseen_mean / 10], axis=1).astype(np.float32)
+
+
 class FlipFlopHeuristic(AgentBase):
     """Builds and lays spreads, discards high loose cards and drops on a low total (see the module docstring)."""
 
@@ -63,15 +126,6 @@ class FlipFlopHeuristic(AgentBase):
         super().__init__(game)
         self.priority = _static_priority()
 
-    @staticmethod
-    def _plane(obs: np.ndarray, plane: int) -> np.ndarray:
-        return obs[:, 52 * plane : 52 * plane + 52] > 0.5
-
-    @staticmethod
-    def _seat_field(obs: np.ndarray, name: str) -> np.ndarray:
-        lo = V.SEATS_OFFSET + V.SEAT_FIELDS.index(name) * V.MAX_SEATS
-        return obs[:, lo : lo + V.MAX_SEATS]
-
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         mask = np.asarray(mask, dtype=bool)
         actions = np.argmax(mask, axis=1).astype(np.int64)
@@ -86,10 +140,10 @@ class FlipFlopHeuristic(AgentBase):
 
     # ----- draw phase ---------------------------------------------------------------------------------------------
     def _draw(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        hand = self._plane(obs, V.HAND)
+        hand = _plane(obs, V.HAND)
         total = (hand * _PUB_VALUE).sum(axis=1)
         drop = mask[:, T.DROP] & self._should_drop(obs, hand, total)
-        top = self._plane(obs, V.PILE_TOP)
+        top = _plane(obs, V.PILE_TOP)
         has_top = top.any(axis=1)
         t = np.argmax(top, axis=1)
         take = has_top & mask[np.arange(len(obs)), T.DRAW_DISCARD + t]
@@ -115,20 +169,10 @@ class FlipFlopHeuristic(AgentBase):
         return builds & (loose > _PUB_VALUE[t])
 
     def _should_drop(self, obs: np.ndarray, hand: np.ndarray, total: np.ndarray) -> np.ndarray:
-        seen = hand | self._plane(obs, V.SHOWN) | self._plane(obs, V.PILE)
-        seen |= self._plane(obs, V.IN_RUN) | self._plane(obs, V.IN_SET)
-        known = np.stack([self._plane(obs, V.KNOWN_IN + k) for k in range(V.MAX_SEATS)], axis=1)  # (B, 7, 52)
-        seen |= known.any(axis=1)
-        unseen = ~seen
-        mu = (unseen * _PUB_VALUE).sum(axis=1) / np.maximum(unseen.sum(axis=1), 1)
-        in_deal = (self._seat_field(obs, "in_deal") > 0.5) & (self._seat_field(obs, "present") > 0.5)
-        in_deal[:, 0] = False
-        size = self._seat_field(obs, "hand_size")
-        known_val = (known * _PUB_VALUE).sum(axis=2)
-        unknown = np.maximum(size - known.sum(axis=2), 0)
-        margin = self.drop_margin * (1.0 + 0.1 * in_deal.sum(axis=1))
-        estimate = known_val + unknown * mu[:, None] - margin[:, None] * np.sqrt(unknown)
-        lowest = np.where(in_deal, estimate, np.inf).min(axis=1)
+        view = opponent_view(obs, hand)
+        margin = self.drop_margin * (1.0 + 0.1 * view.in_deal.sum(axis=1))
+        estimate = view.estimate - margin[:, None] * np.sqrt(view.unknown)
+        lowest = np.where(view.in_deal, estimate, np.inf).min(axis=1)
         return (total < lowest) | (total <= self.drop_at)
 
     @staticmethod
@@ -146,9 +190,9 @@ class FlipFlopHeuristic(AgentBase):
 
     def _lays_off(self, obs: np.ndarray, t: np.ndarray) -> np.ndarray:
         rows = np.arange(len(t))
-        in_set = self._plane(obs, V.IN_SET)
+        in_set = _plane(obs, V.IN_SET)
         set_of_three = in_set[rows[:, None], (np.arange(4) * 13)[None, :] + (t % 13)[:, None]].sum(axis=1) == 3
-        runs = self._plane(obs, V.IN_RUN)[:, T.PUB_OF]  # ace-low bits
+        runs = _plane(obs, V.IN_RUN)[:, T.PUB_OF]  # ace-low bits
         b = T.LOW_OF[t]
         lr = b % 13
         below = (lr < 12) & runs[rows, np.minimum(b + 1, 51)]
@@ -157,7 +201,7 @@ class FlipFlopHeuristic(AgentBase):
 
     # ----- play phase ---------------------------------------------------------------------------------------------
     def _play(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        hand = self._plane(obs, V.HAND)
+        hand = _plane(obs, V.HAND)
         scores = np.where(mask, self.priority[None, :], -np.inf)
         scores[:, T.DISCARD : T.LAY_RUN] = np.where(
             mask[:, T.DISCARD : T.LAY_RUN], 1_000 + self._discard_score(hand), -np.inf

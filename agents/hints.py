@@ -13,13 +13,15 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.flipflop_heuristic import drop_hints
 from agents.tripoli_heuristic import betting_hints
 
 HINTS: dict[str, tuple[Callable[[np.ndarray], np.ndarray], int]] = {
     "tripoli-betting": (betting_hints, 4),
+    "flipflop-drop": (drop_hints, 6),
 }
 """Hint name → (function from ``(B, observation_size)`` observations to ``(B, k)`` float32 hints, ``k``)."""
-GAME_HINTS: dict[str, str] = {"tripoli": "tripoli-betting"}
+GAME_HINTS: dict[str, str] = {"tripoli": "tripoli-betting", "flipflop": "flipflop-drop"}
 """The hints ``cardgym train --hints`` gives the policy in each game that has some."""
 
 

@@ -117,7 +117,7 @@ BAD = [
     (["train", "--learning-rate", "0"], "argument --learning-rate: must be a number > 0, got '0'"),
     (["train", "--ent-coef", "-0.1"], "argument --ent-coef: must be a finite number ≥ 0"),
     (["train", "--game", "triolet", "--hints"], "--hints: the game triolet has no hint features (games with some: "
-                                                "tripoli)"),
+                                                "tripoli, flipflop)"),
     (["train", "--imitate", "-1"], "argument --imitate: must be an integer ≥ 0"),
     (["train", "--seed", str(2**32)], "argument --seed: must be an integer from 0 to 2**32 - 1"),
     (["train", "--players", "12"], "num_players=12 is not allowed"),

@@ -1,5 +1,5 @@
-"""Hint features (agents/hints.py): computed from the observation alone, equal to what the heuristic bets by, fed to
-the policy's input layer, recorded in model files, and refused for a game without any."""
+"""Hint features (agents/hints.py): computed from the observation alone, equal to what the heuristics bet and drop
+by, fed to the policy's input layer, recorded in model files, and refused for a game without any."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sb3_contrib import MaskablePPO
 
+from agents.flipflop_heuristic import FlipFlopHeuristic, drop_hints
 from agents.hints import GAME_HINTS, HINTS
 from agents.ppo import PPOAgent, SymlogFeatures, load_policy, save_model
 from agents.random_agent import RandomAgent
@@ -18,6 +19,7 @@ from agents.tripoli_heuristic import betting_hints, win_chance
 from envs.core import poker
 from envs.core.cards import parse_card
 from envs.core.game import sample_legal
+from envs.flipflop import observation as FV
 from envs.registry import make_game
 from envs.tripoli.observation import OFFSETS, SCALARS
 from envs.vector import CardVecEnv
@@ -90,3 +92,62 @@ def test_a_game_without_hints_is_refused() -> None:
         with pytest.raises(ValueError, match=f"the game {game} has no hint features"):
             policy_shape(TrainConfig(game=game, hints=True))
     assert policy_shape(TrainConfig(hints=False))["features_extractor_kwargs"] == {"features_dim": 256}
+
+
+FLIPFLOP = make_game("flipflop", 4)
+
+
+def _flipflop_observations(seed: int, moves: int, tables: int = 64) -> np.ndarray:
+    state, rng = FLIPFLOP.init(seed, batch_size=tables), np.random.default_rng(seed)
+    for _ in range(moves):
+        FLIPFLOP.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    return FLIPFLOP.observe(state, np.maximum(state.current_player, 0))
+
+
+def test_flipflop_drop_hints_of_a_position_computed_by_hand() -> None:
+    obs = np.zeros((1, FLIPFLOP.observation_size), np.float32)
+
+    def put(plane: int, card: str) -> None:
+        obs[0, 52 * plane + parse_card(card)] = 1
+
+    def seat(field: str, j: int, value: float) -> None:
+        obs[0, FV.SEATS_OFFSET + FV.SEAT_FIELDS.index(field) * FV.MAX_SEATS + j] = value
+
+    put(FV.HAND, "2c"), put(FV.HAND, "3d")  # my total: 5
+    put(FV.PILE, "Ah")  # seen: 1 point
+    put(FV.KNOWN_IN + 1, "Ks")  # seat 1 holds the king of spades and 4 unseen cards
+    for j, (in_deal, size) in enumerate([(1, 2), (1, 5), (1, 2), (0, 0)]):
+        seat("present", j, 1), seat("in_deal", j, in_deal), seat("hand_size", j, size)
+    obs[0, FV.TABLE_OFFSET + FV.TABLE_FIELDS.index("stock_size")] = 30
+    # 340 points in the deck, 16 seen (2 + 3 + 1 + 10): the 48 unseen cards average 6.75. Seat 1: 10 + 4 × 6.75 = 37;
+    # seat 2: 2 × 6.75 = 13.5, the lowest, 8.5 points above me, 8.5 / (6.75 √2) = 0.890 deviations of its unknown cards.
+    total, lowest, lead, stock, fewest, mean = drop_hints(obs)[0]
+    assert total == pytest.approx(5 / 50) and lowest == pytest.approx(13.5 / 50)
+    assert lead == pytest.approx(8.5 / (6.75 * np.sqrt(2)) / 5, rel=1e-5)
+    assert stock == pytest.approx(30 / 52) and fewest == pytest.approx(2 / 6) and mean == pytest.approx(0.675)
+    seat("in_deal", 1, 0), seat("in_deal", 2, 0)  # nobody left to race: the opponent numbers are 0
+    assert drop_hints(obs)[0, [1, 2, 4]].tolist() == [0, 0, 0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 60))
+def test_flipflop_hints_are_bounded_and_the_heuristic_drops_only_when_ahead(seed: int, moves: int) -> None:
+    obs = _flipflop_observations(seed, moves)
+    hints = drop_hints(obs)
+    assert hints.dtype == np.float32 and np.isfinite(hints).all()
+    total, lowest, lead, stock, fewest, mean = hints.T
+    assert ((0 <= total) & (total <= 1.2) & (-1 <= lead) & (lead <= 1) & (0 <= stock) & (stock <= 1)).all()
+    assert ((0 <= fewest) & (fewest <= 1) & (0 <= mean) & (mean <= 1)).all()
+    hand = obs[:, 52 * FV.HAND : 52 * FV.HAND + 52] > 0.5
+    heuristic = FlipFlopHeuristic(FLIPFLOP)
+    drops = heuristic._should_drop(obs, hand, np.rint(total * 50)) & (np.rint(total * 50) > heuristic.drop_at)
+    assert (lead[drops] > 0).all()  # it drops on a total below the lowest estimate less a margin
+
+
+def test_flipflop_policies_take_the_drop_hints() -> None:
+    assert GAME_HINTS["flipflop"] == "flipflop-drop"
+    kwargs = policy_shape(TrainConfig(game="flipflop", hints=True))["features_extractor_kwargs"]
+    assert kwargs == {"features_dim": 256, "hints": "flipflop-drop"}
+    space = spaces.Box(-np.inf, np.inf, shape=(FLIPFLOP.observation_size,), dtype=np.float32)
+    layer = SymlogFeatures(space, 8, hints="flipflop-drop")
+    assert layer.linear.in_features == FLIPFLOP.observation_size + 6

@@ -174,7 +174,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"PPO's entropy bonus (default {DEFAULTS.ent_coef})")
     p.add_argument("--hints", action="store_true",
                    help="give the policy the game's hint features as extra inputs (agents.hints; Tripoli: hand "
-                        "strength, equity, pot odds)")
+                        "strength, equity, pot odds; Flip Flop: its total against the opponents' estimated "
+                        "totals)")
     p.add_argument("--anchor", choices=ANCHORS, default=None,
                    help="anchor the policy to this agent: its logits are the network's plus --anchor-weight on the "
                         "agent's action, so PPO learns a residual on the agent's play (agents.anchor)")

@@ -90,8 +90,9 @@ class TrainConfig:
     features_dim: int = 256
     """Units of the input layer shared by the policy and the value network (agents.ppo.SymlogFeatures)."""
     hints: bool = False
-    """Append the game's hint features (:mod:`agents.hints`: in Tripoli hand strength, equity and pot odds) to the
-    policy's input; the model file records them."""
+    """Append the game's hint features (:mod:`agents.hints`: in Tripoli hand strength, equity and pot odds; in Flip
+    Flop its hand total against the opponents' estimated totals) to the policy's input; the model file records
+    them."""
     anchor: str = ""
     """Anchor the policy to this agent (:mod:`agents.anchor`: ``heuristic``): its action logits are the network's
     plus ``anchor_weight`` on the agent's action, and PPO trains the network as a residual; ``""`` for none. With
