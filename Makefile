@@ -14,15 +14,15 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 
 install: $(VENV)/.installed
 
-# The main job: MaskablePPO at a 4-player Tripoli table against the whole zoo, eight members of the style family and
-# eight of its careless twin (5-40% random moves), and snapshots of itself (30% of the opponent seats), re-weighted
-# towards the ones it does not beat yet (--league), anchored to the heuristic, 13.5 minutes of training, then the
-# closing table of its advantage over the heuristic in every field, held-out styles included, 10,000 deals each
-# (README "Training").
+# The main job: MaskablePPO at a 4-player Tripoli table against the whole zoo, eight members of the style family,
+# eight of its careless twin (5-40% random moves), the five zoo bots made careless, and snapshots of itself (30% of
+# the opponent seats), re-weighted towards the ones it does not beat yet (--league), anchored to the heuristic, 13.5
+# minutes of training, then the closing table of its advantage over the heuristic in every field, held-out styles
+# included, 10,000 deals each (README "Training").
 TRAIN_MINUTES ?= 13.5
 train: install
 	$(VENV)/bin/cardgym train --game tripoli --players 4 \
-		--opponents heuristic=2,random=1,tight=1,aggressive=1,longsuit=1,lowlead=1,styles:8=3,careless-styles:8=3 \
+		--opponents heuristic=2,random=1,tight=1,aggressive=1,longsuit=1,lowlead=1,styles:8=3,careless-styles:8=3,careless-bots:5=3 \
 		--hints --anchor heuristic --imitate 300000 --whole-table 0.5 --league --selfplay --selfplay-share 0.3 \
 		--minutes $(TRAIN_MINUTES) --final-deals 10000 --out runs/tripoli
 
