@@ -86,10 +86,10 @@ def opponent_view(obs: np.ndarray, hand: np.ndarray) -> OpponentView:
 def drop_hints(obs: np.ndarray) -> np.ndarray:
     """``(B, 6)`` float32 numbers about the race to the lowest total, computed from the observation alone (a
     learning policy may take them as extra inputs, :mod:`agents.hints`): the viewer's hand total / 50; the lowest
-    estimated opponent total (:func:`opponent_view`) / 50; the viewer's lead over that opponent in standard
-    deviations of its unknown cards (the estimate minus the total, over ``unseen mean * sqrt(unknown)``, clipped to
-    ±5, then / 5: what the heuristic drops by); the stock / 52; the fewest cards an opponent in the deal holds / 6;
-    the mean points of the unseen cards / 10. With no opponent in the deal the opponent numbers are 0."""
+    estimated opponent total (:func:`opponent_view`) / 50; the viewer's lead over that opponent, the estimate minus
+    the total over ``unseen mean * sqrt(that opponent's unknown cards)`` (at least 1), clipped to ±5, then / 5 (the
+    scale of the heuristic's drop margin); the stock / 52; the fewest cards an opponent in the deal holds / 6; the
+    mean points of the unseen cards / 10. With no opponent in the deal the opponent numbers are 0."""
     hand = _plane(obs, V.HAND)
     total = (hand * _PUB_VALUE).sum(axis=1)
     view = opponent_view(obs, hand)
