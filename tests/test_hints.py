@@ -27,13 +27,15 @@ from training.train import policy_shape
 from training.train_config import TrainConfig
 
 GAME = make_game("tripoli", 4)
+FLIPFLOP = make_game("flipflop", 4)
 
 
-def _observations(seed: int, moves: int, tables: int = 64) -> np.ndarray:
-    state, rng = GAME.init(seed, batch_size=tables), np.random.default_rng(seed)
+def _observations(seed: int, moves: int, tables: int = 64, game=GAME) -> np.ndarray:
+    """Observations of the players to act after ``moves`` random moves at ``tables`` tables of ``game``."""
+    state, rng = game.init(seed, batch_size=tables), np.random.default_rng(seed)
     for _ in range(moves):
-        GAME.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
-    return GAME.observe(state, np.maximum(state.current_player, 0))
+        game.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
+    return game.observe(state, np.maximum(state.current_player, 0))
 
 
 def test_hints_of_a_hand_computed_by_hand() -> None:
@@ -94,16 +96,6 @@ def test_a_game_without_hints_is_refused() -> None:
     assert policy_shape(TrainConfig(hints=False))["features_extractor_kwargs"] == {"features_dim": 256}
 
 
-FLIPFLOP = make_game("flipflop", 4)
-
-
-def _flipflop_observations(seed: int, moves: int, tables: int = 64) -> np.ndarray:
-    state, rng = FLIPFLOP.init(seed, batch_size=tables), np.random.default_rng(seed)
-    for _ in range(moves):
-        FLIPFLOP.step(state, sample_legal(state.legal_action_mask, rng), tables=~state.done)
-    return FLIPFLOP.observe(state, np.maximum(state.current_player, 0))
-
-
 def test_flipflop_drop_hints_of_a_position_computed_by_hand() -> None:
     obs = np.zeros((1, FLIPFLOP.observation_size), np.float32)
 
@@ -132,7 +124,7 @@ def test_flipflop_drop_hints_of_a_position_computed_by_hand() -> None:
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32), moves=st.integers(0, 60))
 def test_flipflop_hints_are_bounded_and_the_heuristic_drops_only_when_ahead(seed: int, moves: int) -> None:
-    obs = _flipflop_observations(seed, moves)
+    obs = _observations(seed, moves, game=FLIPFLOP)
     hints = drop_hints(obs)
     assert hints.dtype == np.float32 and np.isfinite(hints).all()
     total, lowest, lead, stock, fewest, mean = hints.T
