@@ -16,10 +16,10 @@ install: $(VENV)/.installed
 
 # The main job: MaskablePPO at a 4-player Tripoli table against the whole zoo, eight members of the style family,
 # eight of its careless twin (5-40% random moves), the five zoo bots made careless, and snapshots of itself (30% of
-# the opponent seats), re-weighted towards the ones it does not beat yet (--league), anchored to the heuristic, 12.5
+# the opponent seats), re-weighted towards the ones it does not beat yet (--league), anchored to the heuristic, 12.25
 # minutes of training, then the closing table of its advantage over the heuristic in every field, held-out styles
 # included, 20,000 deals each (about 2.5 minutes; README "Training").
-TRAIN_MINUTES ?= 12.5
+TRAIN_MINUTES ?= 12.25
 train: install
 	$(VENV)/bin/cardgym train --game tripoli --players 4 \
 		--opponents heuristic=2,random=1,tight=1,aggressive=1,longsuit=1,lowlead=1,styles:8=3,careless-styles:8=3,careless-bots:5=3 \
