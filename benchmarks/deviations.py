@@ -137,8 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     model = f"ppo:{args.model}" if args.model.endswith(".zip") and ":" not in args.model else args.model
     label = args.label or (Path(model[len("ppo:"):]).parent.name if model.startswith("ppo:") else "") or "model"
     try:
-        if args.deals < 1 or args.top < 0 or not 0 <= args.seed < 2**32:
-            raise ValueError("--deals must be ≥ 1, --top ≥ 0 and --seed from 0 to 2**32 - 1")
+        if args.deals < 1:
+            raise ValueError(f"--deals must be ≥ 1, got {args.deals}")
+        if args.top < 0:
+            raise ValueError(f"--top must be ≥ 0, got {args.top}")
+        if not 0 <= args.seed < 2**32:
+            raise ValueError(f"--seed must be from 0 to 2**32 - 1, got {args.seed}")
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", label):
             raise ValueError(f"--label must be letters, digits, '_', '.' or '-', got {label!r}")
         game = make_game(args.game, num_players=args.players)
