@@ -25,6 +25,7 @@ from training.cli_args import (
     positive_int,
     seed32_int,
 )
+from training.keep import KEEP_RULES
 from training.train_config import LEAGUE_MEASURES, TrainConfig
 
 DEFAULTS = TrainConfig()
@@ -64,6 +65,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         final_deals=args.final_deals,
         fields=args.fields,
         snapshot_fields=args.snapshot_fields,
+        keep=args.keep,
         checkpoint_every=args.checkpoint_every,
         resume=args.resume,
         progress=not args.no_progress,
@@ -95,6 +97,10 @@ def run(args: argparse.Namespace) -> None:
     result = train(cfg)
     print()
     print(result["table"])
+    kept = result["kept"]
+    if kept["steps"] != kept["last_steps"]:
+        print(f"kept (--keep best): the policy of the evaluation at {kept['steps']:,} learner decisions, whose worst "
+              f"opponent family was {kept['worst_family']:+.2f}; the last policy is {Path(cfg.out) / 'last.zip'}")
     print(f"{result['steps']:,} learner decisions in {result['train_seconds']:.0f} s "
           f"({result['steps_per_second']:,} /s); model {result['model']}; results, learning_curve.png and "
           f"TensorBoard logs (tb/) in {cfg.out}; closing evaluation {result['closing_seconds']:.0f} s")
@@ -103,7 +109,8 @@ def run(args: argparse.Namespace) -> None:
 def run_rllib(cfg: TrainConfig) -> None:
     """``--engine rllib``: refuse what it does not support, then train on Ray (:mod:`training.rllib_train`)."""
     for flag, used in (("--selfplay", cfg.selfplay), ("--league", cfg.league), ("--resume", cfg.resume),
-                       ("--anchor", cfg.anchor), ("--anneal-lr", cfg.anneal_lr > 0)):
+                       ("--anchor", cfg.anchor), ("--anneal-lr", cfg.anneal_lr > 0),
+                       ("--keep best", cfg.keep != "last")):
         if used:
             raise CommandError(f"{flag} is not supported by --engine rllib (use --engine sb3)")
     try:
@@ -193,6 +200,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "(default zoo,heldout)")
     p.add_argument("--snapshot-fields", type=non_negative_int, default=DEFAULTS.snapshot_fields, metavar="K",
                    help="earlier snapshots of the learner added to the closing table's fields (default 2)")
+    p.add_argument("--keep", choices=KEEP_RULES, default=DEFAULTS.keep,
+                   help="the policy saved as model.zip and closed on: the last one (default), or the best periodic "
+                        "evaluation of the second half by its worst opponent family, among those that beat the "
+                        "heuristic (training.keep; the last one is then saved as last.zip too)")
     p.add_argument("--checkpoint-every", type=positive_int, default=DEFAULTS.checkpoint_every,
                    help="learner decisions between checkpoints")
     p.add_argument("--resume", default=None, metavar="ZIP", help="continue from a checkpoint or model")

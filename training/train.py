@@ -41,6 +41,7 @@ from envs.registry import make_game
 from envs.vector import CardVecEnv
 from training.evaluate import UNITS, FieldEvaluator, fields_table
 from training.imitation import imitate
+from training.keep import best_point, worst_family
 from training.opponent_pool import OpponentPool, parse_opponents
 from training.train_config import TrainConfig
 
@@ -211,6 +212,20 @@ def closing_evaluation(cfg: TrainConfig, game: BatchedGame, agent: Agent, histor
     return rows, final, notes
 
 
+def keep_policy(cfg: TrainConfig, model: MaskablePPO, callback: TrainingCallback, out: Path) -> dict[str, Any]:
+    """Put the policy ``cfg.keep`` chooses (:mod:`training.keep`) into ``model``; with ``best``, first save the final
+    policy as ``out/last.zip`` (the file to resume from). Returns what was kept: the rule, the evaluation's learner
+    decisions and its worst family's advantage."""
+    curve = callback.curve
+    point = curve[-1] if cfg.keep == "last" else best_point(curve, callback.start_steps)
+    if cfg.keep == "best":
+        save_model(model, out / "last.zip", callback.game, cfg, curve)
+    if point["steps"] != curve[-1]["steps"]:
+        model.policy.load_state_dict(callback.history[point["steps"]].policy.state_dict())
+    return {"rule": cfg.keep, "steps": point["steps"], "worst_family": worst_family(point),
+            "last_steps": curve[-1]["steps"]}
+
+
 def save_model(model: MaskablePPO, path: Path, game: BatchedGame, cfg: TrainConfig, curve: list) -> Path:
     """Save ``model`` as a model file (:func:`agents.ppo.save_model`) that also records the run's settings and its
     learning curve so far."""
@@ -236,9 +251,11 @@ def read_curve(path: str | Path) -> list[dict[str, Any]]:
     return curve
 
 
-def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str = "chips") -> Path:
+def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str = "chips",
+               kept: int | None = None) -> Path:
     """Learning curve: advantage over the heuristic in its own field (95% band) and the training return, against
-    steps; with the league a second panel shows the advantage in every field of the pool (symmetric log scale)."""
+    steps; with the league a second panel shows the advantage in every field of the pool (symmetric log scale).
+    ``kept``: the learner decisions of the kept policy, if not the last (a dotted line in each panel)."""
     from matplotlib.figure import Figure  # its own figure: the process's backend is left alone (notebooks)
 
     steps = np.array([p["steps"] for p in curve], dtype=float) / 1e6
@@ -253,6 +270,8 @@ def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str = 
     ax.fill_between(steps, adv - half, adv + half, color="tab:blue", alpha=0.2, label="95% interval")
     ax.plot(steps, train, ".--", color="tab:orange", label=f"training: {unit}/deal against the opponent pool")
     ax.axhline(0, color="black", linewidth=0.8)
+    if kept is not None:
+        ax.axvline(kept / 1e6, color="gray", linestyle=":", label="the kept policy (--keep best)")
     ax.set_xlabel("learner decisions (millions)")
     ax.set_ylabel(f"{unit} per deal")
     ax.set_title(title, fontsize=9)
@@ -263,6 +282,8 @@ def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str = 
             ax.plot(steps, [p.get("fields", {}).get(name, {}).get("advantage", np.nan) for p in curve], ".-",
                     label=name)
         ax.axhline(0, color="black", linewidth=0.8)
+        if kept is not None:
+            ax.axvline(kept / 1e6, color="gray", linestyle=":")
         ax.set_yscale("symlog", linthresh=1.0 if unit == "chips" else 0.05)
         ax.set_xlabel("learner decisions (millions)")
         ax.set_ylabel(f"advantage over the heuristic, {unit}/deal")
@@ -376,6 +397,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                 tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0
     callback.evaluate()  # the last point of the curve: the final policy
+    kept = keep_policy(cfg, model, callback, out)
     model_path = save_model(model, out / "model.zip", game, cfg, curve)
     agent = PPOAgent(game, model_path)
     n = game.num_players
@@ -401,6 +423,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         "final": {k: v.to_dict() for k, v in final.items()},
         "curve": curve,
         "model": str(model_path),
+        "kept": kept,
     }
     if heuristic is not None:
         results["advantage_vs_heuristic"] = {"mean": heuristic.advantage, "ci95": heuristic.ci95,
@@ -410,7 +433,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                f"{cfg.game}, {n} players: MaskablePPO against {cfg.opponents}" + (" + self-play" if cfg.selfplay
                                                                                  else "")
                + (" (league)" if cfg.league else "")
-               + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""), UNITS.get(game.name, "reward"))
+               + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""), UNITS.get(game.name, "reward"),
+               kept=kept["steps"] if kept["steps"] != curve[-1]["steps"] else None)
     env.close()
     table = fields_table(rows, UNITS.get(game.name, "reward"), "ppo", notes=notes)
     return {**results, "final_results": final, "table": table}

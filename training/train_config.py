@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any
 
 from agents.registry import ANCHORS
+from training.keep import KEEP_RULES
 
 LEAGUE_MEASURES = ("stakes", "deals")
 """What the league weighs its members by (:attr:`TrainConfig.league_by`)."""
@@ -114,6 +115,10 @@ class TrainConfig:
     snapshot_fields: int = 2
     """Earlier snapshots of the learner added to the closing table's fields (the policy PPO started from, then
     evenly spaced up to half-way); 0 for none."""
+    keep: str = "last"
+    """The policy the run saves as ``model.zip`` and closes on: ``"last"``, or ``"best"``, the periodic evaluation of
+    the second half whose worst opponent family is best among those that beat the heuristic (:mod:`training.keep`;
+    the final policy is then also saved as ``last.zip``)."""
     checkpoint_every: int = 500_000
     """Learner decisions between checkpoints."""
     resume: str | None = None
@@ -132,6 +137,7 @@ class TrainConfig:
             ("max_snapshots", self.max_snapshots >= 1, "at least 1"),
             ("league_floor", 0 < self.league_floor <= 1, "in (0, 1]"),
             ("league_by", self.league_by in LEAGUE_MEASURES, f"one of {', '.join(LEAGUE_MEASURES)}"),
+            ("keep", self.keep in KEEP_RULES, f"one of {', '.join(KEEP_RULES)}"),
             ("reward_scale", self.reward_scale > 0, "positive"),
             ("eval_every", self.eval_every >= 1, "at least 1"),
             ("eval_deals", self.eval_deals >= 1, "at least 1"),
