@@ -68,6 +68,8 @@ def _check_run(cfg, result):
     heuristic = saved["fields"][zoo.index("heuristic")]
     assert saved["advantage_vs_heuristic"]["mean"] == heuristic["advantage"]
     assert saved["imitation"].get("decisions", 0) >= cfg.imitate
+    assert saved["kept"]["rule"] == "last" == cfg.keep and not (out / "last.zip").exists()
+    assert saved["kept"]["is_last"] and saved["kept"]["steps"] == saved["curve"][-1]["steps"]
     assert list((out / "checkpoints").glob("step_*.zip")) and list((out / "tb").iterdir())
     game = make_game(cfg.game, num_players=cfg.players)
     agent = make_agent(f"ppo:{out / 'model.zip'}", game)
@@ -134,6 +136,34 @@ def test_league_reweights_the_pool_from_every_evaluation(tmp_path, monkeypatch, 
     assert "advantage_vs_heuristic" not in result  # no heuristic field in the closing table
 
 
+@pytest.mark.parametrize("index, steps", [(2, 128), (3, 192)])
+def test_keep_best_saves_the_chosen_evaluation_and_the_last_policy_apart(tmp_path, monkeypatch, index, steps):
+    import training.train
+
+    chosen = []
+
+    def choose(curve, start):  # stands in for the rule (tests/test_keep.py): a policy not the last
+        chosen.append((start, [p["steps"] for p in curve]))
+        return index
+
+    monkeypatch.setattr(training.train, "best_point", choose)
+    result = train(tiny(tmp_path, keep="best", total_steps=192, snapshot_fields=0))
+    out = tmp_path / "run"
+    # every evaluation of the run; it ended on its step count, so it evaluated at 192 twice: in the loop, before its
+    # last update (as the checkpoint at 192 saw it), and after it, the final policy
+    assert chosen == [(0, [0, 64, 128, 192, 192])]
+    assert result["kept"] == {"rule": "best", "steps": steps, "is_last": False,
+                              "worst_family": result["curve"][index]["advantage"]}
+    assert json.loads((out / "results.json").read_text())["kept"] == result["kept"]
+    game = make_game("tripoli")
+    obs = game.observe(game.init(5, batch_size=4), np.zeros(4, np.int64))
+    logits = {name: PPOAgent(game, out / name).logits(obs) for name in (
+        "model.zip", "last.zip", f"checkpoints/step_{steps}.zip")}
+    np.testing.assert_array_equal(logits["model.zip"], logits[f"checkpoints/step_{steps}.zip"])
+    assert not np.array_equal(logits["model.zip"], logits["last.zip"])
+    assert read_metadata(out / "last.zip")["ppo"]["num_timesteps"] == 192
+
+
 def _logged(out, tag: str) -> list[float]:
     """The values TensorBoard recorded under ``tag`` in a run's ``tb/`` folder, in step order."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
@@ -186,6 +216,7 @@ def test_bad_settings_are_refused_before_training(tmp_path):
                         (dict(learning_rate=0.0), "learning_rate must be positive"),
                         (dict(anneal_lr=1.5), "anneal_lr must be between 0 and 1"),
                         (dict(league_by="wins"), "league_by must be one of stakes, deals"),
+                        (dict(keep="first"), "keep must be one of last, best"),
                         (dict(anneal_lr=float("nan")), "anneal_lr must be between 0 and 1"),
                         (dict(ent_coef=-0.01), "ent_coef must be 0 or more")):
         with pytest.raises(ValueError, match=message):

@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> None:
     print()
     print(result["table"])
     kept = result["kept"]
-    if kept["steps"] != kept["last_steps"]:
+    if not kept["is_last"]:
         print(f"kept (--keep best): the policy of the evaluation at {kept['steps']:,} learner decisions, whose worst "
               f"opponent family was {kept['worst_family']:+.2f}; the last policy is {Path(cfg.out) / 'last.zip'}")
     print(f"{result['steps']:,} learner decisions in {result['train_seconds']:.0f} s "

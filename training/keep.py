@@ -14,6 +14,9 @@ evaluated policy whose worst opponent *family* is best, so the cut point matters
   since the mean over a family's members is steadier than any one member's 2,000-deal result;
 * the highest score wins, the later evaluation on a tie; with no candidate, the last policy is kept.
 
+A run that ends on its step count evaluates twice at the same count: before its last update and, as its final
+policy, after it; the two are told apart by their place in the curve.
+
 The evaluations that choose are the periodic ones (their own deals, ``seed + 1``); the closing table plays other deals
 (``seed + 2``), so its numbers carry no bias from the choice."""
 
@@ -47,12 +50,11 @@ def worst_family(point: dict[str, Any]) -> float:
     return min(sum(values) / len(values) for values in members.values())
 
 
-def best_point(curve: list[dict[str, Any]], start: int) -> dict[str, Any]:
-    """The point of ``curve`` (the periodic evaluations, the last one the final policy's) whose policy ``keep="best"``
-    keeps; ``start`` is the learner decisions at which the PPO phase began."""
-    last = curve[-1]
-    half = start + (last["steps"] - start) / 2
-    candidates = [p for p in curve if p["steps"] >= half and p["advantage"] - p["ci95"] > 0]
+def best_point(curve: list[dict[str, Any]], start: int) -> int:
+    """The index in ``curve`` (the periodic evaluations of a run, the last one the final policy's) of the point whose
+    policy ``keep="best"`` keeps; ``start`` is the learner decisions at which the PPO phase began."""
+    half = start + (curve[-1]["steps"] - start) / 2
+    candidates = [i for i, p in enumerate(curve) if p["steps"] >= half and p["advantage"] - p["ci95"] > 0]
     if not candidates:
-        return last
-    return max(candidates, key=lambda p: (worst_family(p), p["steps"]))
+        return len(curve) - 1
+    return max(candidates, key=lambda i: (worst_family(curve[i]), i))

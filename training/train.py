@@ -57,6 +57,7 @@ class TrainingCallback(BaseCallback):
         self.evaluator = FieldEvaluator(game, make_agent("heuristic", game), cfg.eval_deals, cfg.seed + 1)
         self.heuristic = self.evaluator.reference
         self.history: dict[int, Agent] = {}  # learner decisions -> deterministic snapshot, one per evaluation
+        self.evaluated: list[tuple[dict[str, Any], Agent]] = []  # this run's curve points and their policies
         self.next_snapshot = 0  # learner decisions at which the next self-play snapshot joins the pool
         self.returns: list[float] = []
         self.bar = None
@@ -131,6 +132,7 @@ class TrainingCallback(BaseCallback):
             point["fields"] = {k: {"advantage": r.advantage, "ci95": r.ci95, "ahead": r.ahead, "won": r.won}
                                for k, r in rows.items()}
         self.curve.append(point)
+        self.evaluated.append((point, agent))
         self.logger.record("eval/advantage_vs_heuristic", heuristic.advantage)
         self.logger.record("eval/advantage_ci95", heuristic.ci95)
         self.logger.record("eval/worst_field_advantage", score)
@@ -213,17 +215,17 @@ def closing_evaluation(cfg: TrainConfig, game: BatchedGame, agent: Agent, histor
 
 
 def keep_policy(cfg: TrainConfig, model: MaskablePPO, callback: TrainingCallback, out: Path) -> dict[str, Any]:
-    """Put the policy ``cfg.keep`` chooses (:mod:`training.keep`) into ``model``; with ``best``, first save the final
-    policy as ``out/last.zip`` (the file to resume from). Returns what was kept: the rule, the evaluation's learner
-    decisions and its worst family's advantage."""
-    curve = callback.curve
-    point = curve[-1] if cfg.keep == "last" else best_point(curve, callback.start_steps)
+    """Put the policy ``cfg.keep`` chooses among this run's evaluations (:mod:`training.keep`) into ``model``; with
+    ``best``, first save the final policy as ``out/last.zip`` (the file to resume from). Returns what was kept: the
+    rule, the evaluation's learner decisions and its worst family's advantage, and whether it is the last policy."""
+    points = [point for point, _ in callback.evaluated]
+    index = len(points) - 1 if cfg.keep == "last" else best_point(points, callback.start_steps)
     if cfg.keep == "best":
-        save_model(model, out / "last.zip", callback.game, cfg, curve)
-    if point["steps"] != curve[-1]["steps"]:
-        model.policy.load_state_dict(callback.history[point["steps"]].policy.state_dict())
-    return {"rule": cfg.keep, "steps": point["steps"], "worst_family": worst_family(point),
-            "last_steps": curve[-1]["steps"]}
+        save_model(model, out / "last.zip", callback.game, cfg, callback.curve)
+    if index != len(points) - 1:
+        model.policy.load_state_dict(callback.evaluated[index][1].policy.state_dict())
+    return {"rule": cfg.keep, "steps": points[index]["steps"], "worst_family": worst_family(points[index]),
+            "is_last": index == len(points) - 1}
 
 
 def save_model(model: MaskablePPO, path: Path, game: BatchedGame, cfg: TrainConfig, curve: list) -> Path:
@@ -434,7 +436,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
                                                                                  else "")
                + (" (league)" if cfg.league else "")
                + (f", after cloning the {cfg.imitate_teacher}" if imitation else ""), UNITS.get(game.name, "reward"),
-               kept=kept["steps"] if kept["steps"] != curve[-1]["steps"] else None)
+               kept=None if kept["is_last"] else kept["steps"])
     env.close()
     table = fields_table(rows, UNITS.get(game.name, "reward"), "ppo", notes=notes)
     return {**results, "final_results": final, "table": table}
