@@ -5,8 +5,9 @@
 Reads ``RUN_DIR/results.json`` (what ``cardgym train`` writes at the end of a run: its settings, its speed and the
 closing table of its advantage over the heuristic in every field) and puts one entry named ``NAME`` into
 ``benchmarks/results/train_<game>.json`` (an entry of the same name is replaced): the command as a user would type
-it, a note on how the machine was loaded, the run's speed, opponent pool and final weights, and every field of its
-closing table. A missing or damaged results file is refused with one line and the record is left as it was.
+it, a note on how the machine was loaded, the run's speed, opponent pool and final weights, the policy it kept
+(``--keep``; absent in runs from before that option) and every field of its closing table. A missing or damaged
+results file is refused with one line and the record is left as it was.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def entry(name: str, results: dict[str, Any], command: str, note: str, load: str
             "train_seconds": results["train_seconds"], "imitation": results.get("imitation"),
             "ppo_steps": results["steps"], "steps_per_second": results["steps_per_second"],
             "closing_seconds": results.get("closing_seconds"), "opponent_pool": results.get("opponent_pool"),
-            "final_opponent_weights": results.get("opponent_weights"),
+            "final_opponent_weights": results.get("opponent_weights"), "kept": results.get("kept"),
             "beats_heuristic_in_every_field": results["beats_heuristic_in_every_field"], "fields": fields}
 
 

@@ -32,10 +32,13 @@ def test_a_run_is_recorded_and_a_second_of_the_same_name_replaces_it(tmp_path: P
     runs = json.loads(out.read_text())["runs"]
     assert [r["name"] for r in runs] == ["r1"] and runs[0]["fields"]["heuristic"]["advantage"] == 0.5
     assert runs[0]["command"] == "make train" and runs[0]["load_average_at_start_1_5_15"] == "0.1, 0.2, 0.3"
-    record("r2", _run(tmp_path, "b", _results()), "c", "n", "", tmp_path)
+    assert runs[0]["kept"] is None  # a run from before --keep
+    kept = {"rule": "best", "steps": 800, "worst_family": 0.12, "is_last": False}
+    record("r2", _run(tmp_path, "b", {**_results(), "kept": kept}), "c", "n", "", tmp_path)
     record("r1", _run(tmp_path, "c", _results(advantage=-0.5)), "c", "n", "", tmp_path)
     runs = json.loads(out.read_text())["runs"]
     assert [r["name"] for r in runs] == ["r2", "r1"] and runs[1]["fields"]["heuristic"]["beats"] is False
+    assert runs[0]["kept"] == kept
 
 
 @pytest.mark.parametrize("content", ["{not json", json.dumps({"config": {}}), json.dumps([1, 2]), None])

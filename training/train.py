@@ -7,7 +7,9 @@ and, with self-play, frozen snapshots of the learner, one added at the first per
 ``num_players - 1`` heuristics (:func:`training.evaluate.evaluate`), scored as its *advantage*: its mean chips per deal
 minus what a heuristic makes in the same seats of the same deals (a heuristic-only tournament on the same seeds), with a
 95% interval over deal groups. The run stops at ``total_steps`` learner decisions or after ``time_budget`` seconds,
-whichever comes first, then saves ``model.zip``, plays the closing table (:func:`closing_evaluation`), and writes
+whichever comes first, then saves ``model.zip`` (the last policy, or with ``keep="best"`` the evaluated one
+:mod:`training.keep` chooses, the last then in ``last.zip``), plays the closing table (:func:`closing_evaluation`),
+and writes
 ``results.json`` and ``learning_curve.png`` in ``out``. TensorBoard logs go to ``out/tb``, checkpoints (resumable with
 ``resume=``) to ``out/checkpoints``. A checkpoint is a model file (:mod:`agents.ppo`: the policy's settings and weights,
 the optimiser state, the PPO hyperparameters and step count) that also records the run's settings and its learning
