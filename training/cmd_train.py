@@ -62,6 +62,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         anchor_weight=args.anchor_weight,
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
+        background_eval=args.background_eval,
         final_deals=args.final_deals,
         fields=args.fields,
         snapshot_fields=args.snapshot_fields,
@@ -110,7 +111,7 @@ def run_rllib(cfg: TrainConfig) -> None:
     """``--engine rllib``: refuse what it does not support, then train on Ray (:mod:`training.rllib_train`)."""
     for flag, used in (("--selfplay", cfg.selfplay), ("--league", cfg.league), ("--resume", cfg.resume),
                        ("--anchor", cfg.anchor), ("--anneal-lr", cfg.anneal_lr > 0),
-                       ("--keep best", cfg.keep != "last")):
+                       ("--keep best", cfg.keep != "last"), ("--background-eval", cfg.background_eval)):
         if used:
             raise CommandError(f"{flag} is not supported by --engine rllib (use --engine sb3)")
     try:
@@ -192,6 +193,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="learner decisions between evaluations against the heuristic")
     p.add_argument("--eval-deals", type=positive_int, default=DEFAULTS.eval_deals,
                    help="deals of each periodic evaluation")
+    p.add_argument("--background-eval", action="store_true",
+                   help="play the periodic evaluations in a second process while PPO trains on (the same results, "
+                        "used one evaluation later; on a machine with a core to spare, more training in the budget)")
     p.add_argument("--final-deals", type=positive_int, default=DEFAULTS.final_deals,
                    help=f"deals of the closing evaluation in each field (default {DEFAULTS.final_deals:,})")
     p.add_argument("--fields", default=DEFAULTS.fields, metavar="SPECS",

@@ -33,7 +33,8 @@ from training.train_config import TrainConfig
 
 ENV_NAME = "cardgym-vector"
 """The name :func:`make_env` is registered under with RLlib."""
-UNSUPPORTED = {"selfplay": False, "league": False, "resume": None, "anneal_lr": 0.0, "keep": "last"}
+UNSUPPORTED = {"selfplay": False, "league": False, "resume": None, "anneal_lr": 0.0, "keep": "last",
+               "background_eval": False}
 """Options of the SB3 engine this engine refuses (imitation is skipped: ``--imitate 0`` is implied)."""
 
 

@@ -41,6 +41,7 @@ from agents.zoo import bot_names
 from envs.core.game import BatchedGame
 from envs.registry import make_game
 from envs.vector import CardVecEnv
+from training.background_eval import BackgroundEvaluator
 from training.evaluate import UNITS, FieldEvaluator, fields_table
 from training.imitation import imitate
 from training.keep import best_point, worst_family
@@ -63,6 +64,8 @@ class TrainingCallback(BaseCallback):
         self.next_snapshot = 0  # learner decisions at which the next self-play snapshot joins the pool
         self.returns: list[float] = []
         self.bar = None
+        self.background = BackgroundEvaluator(game) if cfg.background_eval else None
+        self.pending: tuple[dict[str, Any], Agent, Any] | None = None  # the evaluation the other process is playing
 
     def _on_training_start(self) -> None:
         self.start_steps = self.num_timesteps
@@ -119,17 +122,64 @@ class TrainingCallback(BaseCallback):
             fields.update({m.name: m.agent for m in self.pool.members})
         return fields
 
+    def field_sources(self) -> dict[str, Any]:
+        """The fields of :meth:`eval_fields` as the evaluation process builds them: a spec (a fixed member's name is
+        its spec), or a self-play snapshot's agent (sent as its weights)."""
+        fields: dict[str, Any] = {"heuristic": "heuristic"}
+        if self.cfg.league:
+            fields.update({m.name: m.agent if m.snapshot else m.name for m in self.pool.members})
+        return fields
+
     def evaluate(self) -> None:
-        """Score the current policy in each evaluation field; update the league weights and the self-play pool."""
+        """Score the current policy in each evaluation field, here or (``background_eval``) in the evaluation
+        process, whose previous results are collected first; add a self-play snapshot when one is due."""
         steps = int(self.num_timesteps)
         agent = PPOAgent.snapshot(self.game, self.model.policy, deterministic=True)
         self.history[steps] = agent
-        rows = {r.field: r for r in self.evaluator(agent, self.eval_fields(), "ppo")}
+        taken = {"steps": steps, "seconds": round(self.elapsed(), 1),
+                 "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
+        if self.background is None:
+            self.record(taken, agent, self.evaluator(agent, self.eval_fields(), "ppo"))
+        else:
+            self.collect()
+            self.pending = (taken, agent, self.background.submit(agent, self.field_sources(), self.cfg.eval_deals,
+                                                                 self.cfg.seed + 1))
+        if self.cfg.selfplay and steps >= self.next_snapshot:
+            self.pool.add_snapshot(f"self@{steps}", agent)
+            self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
+            self.next_snapshot = steps + self.cfg.selfplay_every
+        self.env.set_opponents([m.agent for m in self.pool.members], self.pool.weights(self.cfg.league),
+                               self.cfg.whole_table)
+
+    def final_evaluation(self) -> None:
+        """The last point of the curve, the final policy's: evaluated here while the evaluation process finishes the
+        previous one (collected first, so the curve stays in order)."""
+        steps = int(self.num_timesteps)
+        agent = PPOAgent.snapshot(self.game, self.model.policy, deterministic=True)
+        self.history[steps] = agent
+        taken = {"steps": steps, "seconds": round(self.elapsed(), 1),
+                 "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
+        rows = self.evaluator(agent, self.eval_fields(), "ppo")
+        self.collect()
+        self.record(taken, agent, rows)
+        self.env.set_opponents([m.agent for m in self.pool.members], self.pool.weights(self.cfg.league),
+                               self.cfg.whole_table)
+
+    def collect(self) -> None:
+        """Record the evaluation the evaluation process is playing, if any (waiting for it)."""
+        if self.pending is not None:
+            taken, agent, future = self.pending
+            self.pending = None
+            self.record(taken, agent, [row for row, _ in future.result()])
+
+    def record(self, taken: dict[str, Any], agent: Agent, results: list[Any]) -> None:
+        """Add an evaluation's point to the curve (``taken``: when its policy was taken) and give the league its rows
+        (the env gets the new weights from the caller)."""
+        rows = {r.field: r for r in results}
         heuristic = rows["heuristic"]
         score = min(r.advantage for r in rows.values())  # the worst field: the goal is to beat the heuristic in all
-        point = {"steps": steps, "seconds": round(self.elapsed(), 1), "advantage": heuristic.advantage,
-                 "ci95": heuristic.ci95, "score": score,
-                 "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
+        point = {"steps": taken["steps"], "seconds": taken["seconds"], "advantage": heuristic.advantage,
+                 "ci95": heuristic.ci95, "score": score, "train_chips_per_deal": taken["train_chips_per_deal"]}
         if self.cfg.league:
             point["fields"] = {k: {"advantage": r.advantage, "ci95": r.ci95, "ahead": r.ahead, "won": r.won}
                                for k, r in rows.items()}
@@ -138,18 +188,12 @@ class TrainingCallback(BaseCallback):
         self.logger.record("eval/advantage_vs_heuristic", heuristic.advantage)
         self.logger.record("eval/advantage_ci95", heuristic.ci95)
         self.logger.record("eval/worst_field_advantage", score)
-        if self.cfg.selfplay and steps >= self.next_snapshot:
-            self.pool.add_snapshot(f"self@{steps}", agent)
-            self.logger.record("selfplay/snapshots", len(self.pool.snapshots))
-            self.next_snapshot = steps + self.cfg.selfplay_every
         if self.cfg.league:
             self.pool.set_ahead({k: r.ahead if self.cfg.league_by == "stakes" else r.won for k, r in rows.items()})
             weights = self.pool.weights(league=True)
             point["weights"] = {m.name: round(w, 4) for m, w in zip(self.pool.members, weights, strict=True)}
             for name, w in point["weights"].items():
                 self.logger.record(f"league/{name}", w)
-        self.env.set_opponents([m.agent for m in self.pool.members], self.pool.weights(self.cfg.league),
-                               self.cfg.whole_table)
 
     def checkpoint(self) -> None:
         path = self.out / "checkpoints" / f"step_{self.num_timesteps}.zip"
@@ -172,21 +216,20 @@ def policy_shape(cfg: TrainConfig) -> dict[str, Any]:
             "net_arch": list(cfg.net_arch)}
 
 
-def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, Agent]:
-    """The fields of the closing table: ``cfg.fields`` (``zoo``: every bot of the game's zoo; ``heldout``: the
-    styles of :mod:`agents.heldout`, which no training pool names) and up to
-    ``cfg.snapshot_fields`` earlier snapshots of the learner, ``self@<steps>``: the policy PPO started from, then
-    snapshots evenly spaced in steps up to half-way (the closest evaluated ones)."""
-    specs: dict[str, str] = {}
+def closing_sources(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, str | Agent]:
+    """The fields of the closing table, name → agent spec, or the agent of a snapshot of the learner: ``cfg.fields``
+    (``zoo``: every bot of the game's zoo; ``heldout``: the styles of :mod:`agents.heldout`, which no training pool
+    names) and up to ``cfg.snapshot_fields`` earlier snapshots of the learner, ``self@<steps>``: the policy PPO started
+    from, then snapshots evenly spaced in steps up to half-way (the closest evaluated ones)."""
+    sources: dict[str, str | Agent] = {}
     for item in cfg.fields.split(","):
         item = item.strip()
         if item == "zoo":
-            specs.update({name: name for name in bot_names(game.name)})
+            sources.update({name: name for name in bot_names(game.name)})
         elif item == "heldout":
-            specs.update({f"heldout:{name}": spec for name, spec in heldout_specs(game.name).items()})
+            sources.update({f"heldout:{name}": spec for name, spec in heldout_specs(game.name).items()})
         elif item:
-            specs[item] = item
-    fields = {name: make_agent(spec, game) for name, spec in specs.items()}
+            sources[item] = item
     steps = sorted(history)
     if cfg.snapshot_fields and steps:
         last = steps[-1]
@@ -194,20 +237,35 @@ def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent
                    for k in range(cfg.snapshot_fields)]
         for t in targets:
             at = min(steps, key=lambda s, t=t: abs(s - t))
-            fields.setdefault(f"self@{at}", history[at])
-    return fields
+            sources.setdefault(f"self@{at}", history[at])
+    return sources
+
+
+def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, Agent]:
+    """The fields of :func:`closing_sources`, built (an unknown spec raises ``ValueError``)."""
+    return {name: make_agent(source, game) if isinstance(source, str) else source
+            for name, source in closing_sources(cfg, game, history).items()}
 
 
 def closing_evaluation(cfg: TrainConfig, game: BatchedGame, agent: Agent, history: dict[int, Agent],
-                       pool_names: list[str], imitated: str | None) -> tuple[list[Any], dict[str, Any], dict[str, str]]:
+                       pool_names: list[str], imitated: str | None, background: BackgroundEvaluator | None = None
+                       ) -> tuple[list[Any], dict[str, Any], dict[str, str]]:
     """The closing table: the trained ``agent``'s advantage over the heuristic in every field of
     :func:`closing_fields` (``cfg.final_deals`` duplicate deals each); returns its rows, each field's full results
-    and a note per field (in the training pool, imitated, an earlier snapshot, or never seen)."""
+    and a note per field (in the training pool, imitated, an earlier snapshot, or never seen). With ``background``
+    (:mod:`training.background_eval`), every other field is played in its process meanwhile, with the same results."""
     closing = FieldEvaluator(game, make_agent("heuristic", game), cfg.final_deals, cfg.seed + 2)
-    rows, final = [], {}
-    for name, field_agent in closing_fields(cfg, game, history).items():
-        row, final[name] = closing.field(agent, name, field_agent, "ppo")
-        rows.append(row)
+    fields = closing_fields(cfg, game, history)
+    sources = closing_sources(cfg, game, history)
+    away = list(fields)[1::2] if background is not None else []
+    sent = background.submit(agent, {name: sources[name] for name in away}, cfg.final_deals, cfg.seed + 2) \
+        if away else None
+    played = {name: closing.field(agent, name, field_agent, "ppo") for name, field_agent in fields.items()
+              if name not in away}
+    if sent is not None:
+        played.update(zip(away, sent.result(), strict=True))
+    rows = [played[name][0] for name in fields]
+    final = {name: played[name][1] for name in fields}
     seen = dict.fromkeys(pool_names, "in the training pool")
     if imitated:
         seen.setdefault(imitated, "imitated")
@@ -400,7 +458,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     model.learn(total_timesteps=cfg.total_steps, callback=callback, reset_num_timesteps=not cfg.resume,
                 tb_log_name="ppo")
     train_seconds = time.perf_counter() - t0
-    callback.evaluate()  # the last point of the curve: the final policy
+    callback.final_evaluation()  # the last point of the curve: the final policy
     kept = keep_policy(cfg, model, callback, out)
     model_path = save_model(model, out / "model.zip", game, cfg, curve)
     agent = PPOAgent(game, model_path)
@@ -409,8 +467,12 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     if cfg.progress:
         print(f"closing evaluation: the advantage over the heuristic in every field, {cfg.final_deals:,} duplicate "
               "deals each …", flush=True)
-    rows, final, notes = closing_evaluation(cfg, game, agent, callback.history, [m.name for m in pool.fixed],
-                                            cfg.imitate_teacher if imitation else None)
+    try:
+        rows, final, notes = closing_evaluation(cfg, game, agent, callback.history, [m.name for m in pool.fixed],
+                                                cfg.imitate_teacher if imitation else None, callback.background)
+    finally:
+        if callback.background is not None:
+            callback.background.close()
     heuristic = next((r for r in rows if r.field == "heuristic"), None)
     results = {
         "config": dataclasses.asdict(cfg),

@@ -106,6 +106,9 @@ class TrainConfig:
     """Learner decisions between evaluations against the heuristic."""
     eval_deals: int = 2_000
     """Deals of each periodic evaluation."""
+    background_eval: bool = False
+    """Play the periodic evaluations in a second process while PPO goes on (:mod:`training.background_eval`; the
+    same results, taken into account one evaluation later); for a machine with a core to spare."""
     final_deals: int = 10_000
     """Deals of the closing evaluation in each field."""
     fields: str = "zoo,heldout"
