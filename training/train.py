@@ -130,14 +130,19 @@ class TrainingCallback(BaseCallback):
             fields.update({m.name: m.agent if m.snapshot else m.name for m in self.pool.members})
         return fields
 
-    def evaluate(self) -> None:
-        """Score the current policy in each evaluation field, here or (``background_eval``) in the evaluation
-        process, whose previous results are collected first; add a self-play snapshot when one is due."""
+    def take(self) -> tuple[dict[str, Any], Agent]:
+        """A deterministic snapshot of the current policy (kept in :attr:`history`) and when it was taken."""
         steps = int(self.num_timesteps)
         agent = PPOAgent.snapshot(self.game, self.model.policy, deterministic=True)
         self.history[steps] = agent
-        taken = {"steps": steps, "seconds": round(self.elapsed(), 1),
-                 "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
+        return {"steps": steps, "seconds": round(self.elapsed(), 1),
+                "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}, agent
+
+    def evaluate(self) -> None:
+        """Score the current policy in each evaluation field, here or (``background_eval``) in the evaluation
+        process, whose previous results are collected first; add a self-play snapshot when one is due."""
+        taken, agent = self.take()
+        steps = taken["steps"]
         if self.background is None:
             self.record(taken, agent, self.evaluator(agent, self.eval_fields(), "ppo"))
         else:
@@ -154,11 +159,7 @@ class TrainingCallback(BaseCallback):
     def final_evaluation(self) -> None:
         """The last point of the curve, the final policy's: evaluated here while the evaluation process finishes the
         previous one (collected first, so the curve stays in order)."""
-        steps = int(self.num_timesteps)
-        agent = PPOAgent.snapshot(self.game, self.model.policy, deterministic=True)
-        self.history[steps] = agent
-        taken = {"steps": steps, "seconds": round(self.elapsed(), 1),
-                 "train_chips_per_deal": float(np.mean(self.returns)) if self.returns else None}
+        taken, agent = self.take()
         rows = self.evaluator(agent, self.eval_fields(), "ppo")
         self.collect()
         self.record(taken, agent, rows)
@@ -243,8 +244,12 @@ def closing_sources(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agen
 
 def closing_fields(cfg: TrainConfig, game: BatchedGame, history: dict[int, Agent]) -> dict[str, Agent]:
     """The fields of :func:`closing_sources`, built (an unknown spec raises ``ValueError``)."""
-    return {name: make_agent(source, game) if isinstance(source, str) else source
-            for name, source in closing_sources(cfg, game, history).items()}
+    return built(closing_sources(cfg, game, history), game)
+
+
+def built(sources: dict[str, str | Agent], game: BatchedGame) -> dict[str, Agent]:
+    """``sources`` with every spec made an agent."""
+    return {name: make_agent(source, game) if isinstance(source, str) else source for name, source in sources.items()}
 
 
 def closing_evaluation(cfg: TrainConfig, game: BatchedGame, agent: Agent, history: dict[int, Agent],
@@ -255,8 +260,8 @@ def closing_evaluation(cfg: TrainConfig, game: BatchedGame, agent: Agent, histor
     and a note per field (in the training pool, imitated, an earlier snapshot, or never seen). With ``background``
     (:mod:`training.background_eval`), every other field is played in its process meanwhile, with the same results."""
     closing = FieldEvaluator(game, make_agent("heuristic", game), cfg.final_deals, cfg.seed + 2)
-    fields = closing_fields(cfg, game, history)
     sources = closing_sources(cfg, game, history)
+    fields = built(sources, game)
     away = list(fields)[1::2] if background is not None else []
     sent = background.submit(agent, {name: sources[name] for name in away}, cfg.final_deals, cfg.seed + 2) \
         if away else None
