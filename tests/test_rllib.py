@@ -76,7 +76,10 @@ def test_tiny_rllib_training_on_local_ray_then_cardgym_eval(tmp_path, capsys) ->
                                                (["--anchor", "heuristic"],
                                                 "--anchor is not supported by --engine rllib"),
                                                (["--anneal-lr", "0.3"],
-                                                "--anneal-lr is not supported by --engine rllib")])
+                                                "--anneal-lr is not supported by --engine rllib"),
+                                               (["--keep", "best"], "--keep best is not supported by --engine rllib"),
+                                               (["--background-eval"],
+                                                "--background-eval is not supported by --engine rllib")])
 def test_unsupported_options_refused_before_ray_starts(flag, message, tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         cli_main(["train", "--engine", "rllib", *flag, "--out", str(tmp_path / "x")])
