@@ -260,6 +260,13 @@ def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict
     return policy.attach(game) if isinstance(policy, AnchoredPolicy) else policy
 
 
+def build_policy(settings: dict[str, Any], game: BatchedGame, source: str | Path) -> MaskableActorCriticPolicy:
+    """A fresh policy (untrained weights) of the ``settings`` a model file records (:func:`policy_settings`), checked
+    as a file's are (raises :class:`ModelFileError` naming ``source``)."""
+    policy_class, kwargs = policy_kwargs({"policy": settings}, source)
+    return _build(policy_class, game, kwargs, source)
+
+
 def tensor_file_limit(skeleton: MaskableActorCriticPolicy) -> int:
     """The most bytes ``policy.pth`` or ``policy.optimizer.pth`` of this policy may unpack to: four float32 copies of
     its parameters (weights; Adam's two or three moment averages) and 1 MiB for names and layout."""

@@ -24,7 +24,7 @@ from typing import Any
 import torch as th
 
 from agents.base import Agent
-from agents.ppo import PPOAgent, _build, policy_kwargs, policy_settings
+from agents.ppo import PPOAgent, build_policy, policy_settings
 from envs.core.game import BatchedGame
 from training.evaluate import EvalResult, FieldAdvantage, FieldEvaluator
 from training.executors import TableSpec, _build_agent
@@ -49,8 +49,7 @@ class FrozenPolicy:
 
     def agent(self, game: BatchedGame) -> PPOAgent:
         """The deterministic agent of this policy (as the training's evaluations play it)."""
-        policy_class, kwargs = policy_kwargs({"policy": self.settings}, SNAPSHOT_SOURCE)
-        policy = _build(policy_class, game, kwargs, SNAPSHOT_SOURCE)
+        policy = build_policy(self.settings, game, SNAPSHOT_SOURCE)
         policy.load_state_dict(self.weights)
         agent = PPOAgent(game, policy=policy, deterministic=True)
         agent.name = self.name
