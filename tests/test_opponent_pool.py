@@ -65,6 +65,23 @@ def test_league_weights_favour_the_fields_the_learner_handles_worst():
     pool.set_ahead({"random": 0.2})  # now behind against random: (0.8)^2 = 0.64 -> 0.16 against 0.1875
     assert pool.weights(league=True) == pytest.approx([0.1875 / 0.3475, 0.16 / 0.3475])
     assert league_weight(1.0, 0.05) == 0.05 and league_weight(0.0, 0.05) == 1.0
+    with pytest.raises(ValueError, match="league_power"):
+        OpponentPool(_members(game, heuristic=1), league_power=0)
+
+
+def test_a_larger_league_power_moves_the_seats_more_sharply_to_the_worst_member():
+    game = make_game("tripoli")
+    ahead = {"heuristic": 0.75, "random": 0.45}
+    square = OpponentPool(_members(game, heuristic=1, random=1))
+    square.set_ahead(ahead)
+    # (1 - 0.75)^2 = 0.0625 and (1 - 0.45)^2 = 0.3025
+    assert square.weights(league=True) == pytest.approx([0.0625 / 0.365, 0.3025 / 0.365])
+    sharp = OpponentPool(_members(game, heuristic=1, random=1), league_power=6)
+    sharp.set_ahead(ahead)
+    # (0.25)^6 = 0.000244140625 is under the floor 0.05; (0.55)^6 = 0.027680640625 is too: both get the floor
+    assert sharp.weights(league=True) == pytest.approx([0.5, 0.5])
+    sharp.set_ahead({"random": 0.2})  # (0.8)^6 = 0.262144 against the floor 0.05 of the heuristic
+    assert sharp.weights(league=True) == pytest.approx([0.05 / 0.312144, 0.262144 / 0.312144])
     with pytest.raises(ValueError, match="league_floor"):
         OpponentPool(_members(game, heuristic=1), league_floor=0)
     with pytest.raises(ValueError, match="selfplay_share"):

@@ -212,6 +212,8 @@ def test_the_share_of_the_ppo_phase_done_counts_steps_or_time_whichever_is_furth
 
 def test_bad_settings_are_refused_before_training(tmp_path):
     for kw, message in ((dict(whole_table=1.5), "whole_table"), (dict(league_floor=0.0), "league_floor"),
+                        (dict(league_power=0.0), "league_power must be a positive finite number"),
+                        (dict(league_power=float("inf")), "league_power must be a positive finite number"),
                         (dict(selfplay_every=0), "selfplay_every"), (dict(reward_scale=0.0), "reward_scale"),
                         (dict(learning_rate=0.0), "learning_rate must be positive"),
                         (dict(anneal_lr=1.5), "anneal_lr must be between 0 and 1"),

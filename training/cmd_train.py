@@ -46,6 +46,8 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         selfplay_share=args.selfplay_share,
         league=args.league,
         league_by=args.league_by,
+        league_power=args.league_power,
+        league_floor=args.league_floor,
         imitate=0 if args.engine == "rllib" else args.imitate,
         imitate_teacher=args.imitate_teacher,
         total_steps=args.steps,
@@ -159,6 +161,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="with --league: measure how far the learner is from beating a member by its share of the "
                         "chips (points) at stake where its results and the heuristic's differ (stakes, the default) "
                         "or of the deals where they differ (deals)")
+    p.add_argument("--league-power", type=positive_float, default=DEFAULTS.league_power, metavar="P",
+                   help="with --league: a member's seats go as (1 - the learner's share ahead of it)^P; larger P "
+                        f"moves them more sharply to the members it handles worst (default {DEFAULTS.league_power:g})")
+    p.add_argument("--league-floor", type=positive_float, default=DEFAULTS.league_floor, metavar="F",
+                   help="with --league: the least share of its prior weight a member keeps, however well the learner "
+                        f"does (0 < F <= 1; default {DEFAULTS.league_floor:g})")
     p.add_argument("--imitate", type=non_negative_int, default=DEFAULTS.imitate, metavar="N",
                    help="clone the teacher on N of its decisions before PPO (at most half the time budget; 0: no)")
     p.add_argument("--imitate-teacher", default=DEFAULTS.imitate_teacher, metavar="SPEC",

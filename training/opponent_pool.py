@@ -6,9 +6,10 @@ Each opponent seat of a newly dealt table draws one member of the pool with prob
 ``selfplay_share`` of the seats and the fixed agents the rest, in their given proportions.
 
 With the *league* on, the prior is multiplied by how far the learner still is from beating each member: after every
-periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** 2, floor)``, where ``ahead_i`` is the
-learner's share of the differences between its results against that member and the heuristic's in the same seats of
-the same duplicate deals: the sum of the differences in the learner's favour over the sum of their absolute values
+periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** power, floor)`` (``power`` 2 and
+``floor`` 0.05 unless given), where ``ahead_i`` is the learner's share of the differences between its results
+against that member and the heuristic's in the same seats of the same duplicate deals: the sum of the differences in
+the learner's favour over the sum of their absolute values
 (:class:`training.evaluate.FieldAdvantage`; 0.5 when it plays like the heuristic, below 0.5 exactly when it loses
 chips to the heuristic there). Deals the two play alike do not count: an anchored learner plays most deals like the
 heuristic, and counting them as half-wins pulled every member to about 0.5 and the weights to about equal. The share
@@ -17,7 +18,12 @@ pots and loses a few large ones as ahead of a member it is losing chips to. ``--
 all the same (the share of those deals it did better in), which Le triolet's recipe uses (README "Training"). This is
 prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)²``, with ``p`` the learner's chance to
 beat the reference rather than the opponent): seats go to the opponents the learner handles worst, and an opponent
-it has mastered keeps ``floor`` of its prior so that what was learned against it is not forgotten.
+it has mastered keeps ``floor`` of its prior so that what was learned against it is not forgotten. The shares
+``ahead`` of a pool mostly lie between 0.45 and 0.8: with the square a member the learner ties (0.5) gets four times
+the seats of one it is well ahead of (0.75), and the mean chips PPO maximises may still pay for exploiting the many
+members it beats at the cost of the few it does not. A larger ``power`` (``--league-power``, 16 times with 4) moves
+the seats more sharply to the worst members; it needs a smaller ``floor`` (``--league-floor``), which otherwise caps
+the factors of all but the worst (``0.5 ** 4 = 0.0625``).
 """
 
 from __future__ import annotations
@@ -86,25 +92,28 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
     return members
 
 
-def league_weight(ahead: float, floor: float) -> float:
+def league_weight(ahead: float, floor: float, power: float = 2.0) -> float:
     """The league's factor for a member against which the learner is ``ahead`` (see the module docstring)."""
-    return max((1.0 - ahead) ** 2, floor)
+    return max((1.0 - ahead) ** power, floor)
 
 
 class OpponentPool:
     """Fixed agents plus up to ``max_snapshots`` snapshots of the learner (the oldest dropped first)."""
 
     def __init__(self, members: list[PoolMember], selfplay_share: float = 0.5, max_snapshots: int = 5,
-                 league_floor: float = 0.05) -> None:
+                 league_floor: float = 0.05, league_power: float = 2.0) -> None:
         if not 0 <= selfplay_share < 1:
             raise ValueError(f"selfplay_share must be in [0, 1), got {selfplay_share}")
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be at least 1, got {max_snapshots}")
         if not 0 < league_floor <= 1:
             raise ValueError(f"league_floor must be in (0, 1], got {league_floor}")
+        if not 0 < league_power < float("inf"):
+            raise ValueError(f"league_power must be a positive finite number, got {league_power}")
         self.fixed = list(members)
         self.snapshots: list[PoolMember] = []
-        self.selfplay_share, self.max_snapshots, self.league_floor = selfplay_share, max_snapshots, league_floor
+        self.selfplay_share, self.max_snapshots = selfplay_share, max_snapshots
+        self.league_floor, self.league_power = league_floor, league_power
         self.ahead: dict[str, float] = {}
 
     @property
@@ -132,7 +141,8 @@ class OpponentPool:
         (members not measured yet count as ``ahead = 0.5``)."""
         w = self.priors()
         if league:
-            w = [p * league_weight(self.ahead.get(m.name, 0.5), self.league_floor) for p, m in zip(w, self.members,
-                                                                                                   strict=True)]
+            factors = [league_weight(self.ahead.get(m.name, 0.5), self.league_floor, self.league_power)
+                       for m in self.members]
+            w = [p * f for p, f in zip(w, factors, strict=True)]
         total = sum(w)
         return [x / total for x in w]

@@ -428,7 +428,7 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     t0 = time.perf_counter()
     game = make_game(cfg.game, num_players=cfg.players, **cfg.options)
     pool = OpponentPool(parse_opponents(cfg.opponents, game), cfg.selfplay_share, cfg.max_snapshots,
-                        cfg.league_floor)
+                        cfg.league_floor, cfg.league_power)
     closing_fields(cfg, game, {})  # refuse an unknown field now, not after the training
     env = CardVecEnv(game, cfg.tables, [m.agent for m in pool.members], pool.priors(), seed=cfg.seed,
                      reward_scale=cfg.reward_scale, whole_table=cfg.whole_table)

@@ -48,6 +48,9 @@ class TrainConfig:
     member."""
     league_floor: float = 0.05
     """With the league: the least share of its prior weight a member keeps, however well the learner does."""
+    league_power: float = 2.0
+    """With the league: the power of ``1 - ahead`` in a member's factor (:func:`training.opponent_pool.league_weight`;
+    larger moves the seats more sharply to the members the learner handles worst)."""
     league_by: str = "stakes"
     """With the league: how far the learner is from beating a member, ``"stakes"``: its share of what its results
     and the heuristic's differ by (:attr:`training.evaluate.FieldAdvantage.ahead`), or ``"deals"``: its share of the
@@ -139,6 +142,7 @@ class TrainConfig:
             ("selfplay_every", self.selfplay_every >= 1, "at least 1"),
             ("max_snapshots", self.max_snapshots >= 1, "at least 1"),
             ("league_floor", 0 < self.league_floor <= 1, "in (0, 1]"),
+            ("league_power", 0 < self.league_power < float("inf"), "a positive finite number"),
             ("league_by", self.league_by in LEAGUE_MEASURES, f"one of {', '.join(LEAGUE_MEASURES)}"),
             ("keep", self.keep in KEEP_RULES, f"one of {', '.join(KEEP_RULES)}"),
             ("reward_scale", self.reward_scale > 0, "positive"),
