@@ -16,7 +16,8 @@ install: $(VENV)/.installed
 
 # The main job: MaskablePPO at a 4-player Tripoli table against the whole zoo, eight members of the style family,
 # eight of its careless twin (5-40% random moves), the five zoo bots made careless, and snapshots of itself (30% of
-# the opponent seats), re-weighted towards the ones it does not beat yet (--league), anchored to the heuristic, 12.75
+# the opponent seats), re-weighted sharply towards the ones it does not beat yet (--league with the fourth power of
+# how far it is from beating each and a floor of 1%), anchored to the heuristic, 12.75
 # minutes of training with the periodic evaluations in a second process (--background-eval); it keeps the policy of
 # the periodic evaluation whose worst opponent family is best (--keep best: where the time budget cuts the run matters
 # less), then plays the closing table of its advantage over the heuristic in every field, held-out styles included,
@@ -25,8 +26,9 @@ TRAIN_MINUTES ?= 12.75
 train: install
 	$(VENV)/bin/cardgym train --game tripoli --players 4 \
 		--opponents heuristic=2,random=1,tight=1,aggressive=1,longsuit=1,lowlead=1,styles:8=3,careless-styles:8=3,careless-bots:5=3 \
-		--hints --anchor heuristic --imitate 300000 --whole-table 0.5 --league --selfplay --selfplay-share 0.3 \
-		--keep best --background-eval --minutes $(TRAIN_MINUTES) --final-deals 20000 --out runs/tripoli
+		--hints --anchor heuristic --imitate 300000 --whole-table 0.5 --league --league-power 4 --league-floor 0.01 \
+		--selfplay --selfplay-share 0.3 --keep best --background-eval --minutes $(TRAIN_MINUTES) --final-deals 20000 \
+		--out runs/tripoli
 
 # The measured recipes for the other two games (README "Training"). Le triolet's league counts deals rather than
 # points at stake (two runs with points: 6 and 7 of 11 fields; two with deals: 11 of 11 each). Flip Flop's gives half
