@@ -272,7 +272,11 @@ def test_cli_refuses_bad_input_with_one_clear_line(tripoli_run, tmp_path, capsys
         cli_main(["train", "--option", "max_bid=0", "--out", str(tmp_path / "y"), "--steps", "8"])
     assert e.value.code == 2 and "max_bid" in capsys.readouterr().err
     for flag, value, message in (("--anneal-lr", "2", "anneal_lr must be between 0 and 1"),
-                                 ("--whole-table", "1.5", "whole_table must be a probability in [0, 1]")):
+                                 ("--whole-table", "1.5", "whole_table must be a probability in [0, 1]"),
+                                 ("--league-floor", "2", "league_floor must be in (0, 1]"),
+                                 ("--league-floor", "0", "--league-floor: must be a number > 0"),
+                                 ("--league-power", "nan", "--league-power: must be a finite number"),
+                                 ("--league-power", "four", "--league-power: must be a number")):
         with pytest.raises(SystemExit) as e:
             cli_main(["train", flag, value, "--out", str(tmp_path / "z"), "--steps", "8"])
         err = capsys.readouterr().err
