@@ -7,10 +7,14 @@ table). :class:`AnchoredPolicy` keeps the heuristic inside the policy: its actio
 legal actions. With a network that outputs zeros the policy plays the anchor's action with probability
 ``e^w / (e^w + k - 1)`` among ``k`` legal actions (0.95 for ``w = 4`` and ``k = 4``) and, deterministically, exactly the
 anchor's action; PPO trains the network (the residual), which must outweigh ``w`` before the deterministic policy
-leaves the anchor's choice. The anchor is deterministic (the same action for the same observation and mask), so the
+leaves the anchor's choice. ``anchor_kind_weights`` may give some kinds of the anchor's action another bonus (for
+example ``{"draw stock": 1.5}``: where the anchor would draw from the stock, the network needs to outweigh only 1.5
+to drop instead), so that PPO explores and moves those decisions more easily than the others. The anchor is
+deterministic (the same action for the same observation and mask), so the
 logits PPO computes while training are those it acted on.
 
-The model file records the anchor's name and weight (``policy.anchor``, ``policy.anchor_weight``); whoever loads it
+The model file records the anchor's name and weights (``policy.anchor``, ``policy.anchor_weight``,
+``policy.anchor_kind_weights``); whoever loads it
 builds the anchor for the game the model plays (:meth:`AnchoredPolicy.attach`).
 """
 
@@ -24,17 +28,31 @@ import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.registry import ANCHORS, make_agent
-from envs.core.game import BatchedGame
+from agents.registry import ANCHORS, check_anchor_kinds, make_agent
+from envs.core.game import BatchedGame, action_kind
 
 
-def check_anchor(anchor: Any, weight: Any) -> None:
-    """``ValueError`` (one line) unless ``anchor`` names an anchor of :data:`ANCHORS` and ``weight`` is a positive
-    finite number."""
+def check_anchor(anchor: Any, weight: Any, kind_weights: Any = None) -> None:
+    """``ValueError`` (one line) unless ``anchor`` names an anchor of :data:`ANCHORS`, ``weight`` is a positive
+    finite number and ``kind_weights`` (if given) maps action kinds (strings) to positive finite numbers."""
     if anchor not in ANCHORS:
         raise ValueError(f"unknown anchor {anchor!r} (known: {', '.join(ANCHORS)})")
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight <= 0:
+    if not _positive(weight):
         raise ValueError(f"anchor_weight must be a positive finite number, got {weight!r}")
+    if kind_weights is None:
+        return
+    if not isinstance(kind_weights, dict):
+        raise ValueError(f"anchor_kind_weights must map action kinds to weights, got {kind_weights!r}")
+    for kind, w in kind_weights.items():
+        if not isinstance(kind, str) or not kind.strip():
+            raise ValueError(f"anchor_kind_weights: an action kind must be a non-empty string, got {kind!r}")
+        if not _positive(w):
+            raise ValueError(f"anchor_kind_weights[{kind!r}] must be a positive finite number, got {w!r}")
+
+
+def _positive(value: Any) -> bool:
+    return (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+            and value > 0)
 
 
 class AnchoredPolicy(MaskableActorCriticPolicy):
@@ -42,18 +60,26 @@ class AnchoredPolicy(MaskableActorCriticPolicy):
     action (module docstring). Every call that builds the action distribution needs the legal-action masks (the
     anchor chooses among legal actions), and the policy must be :meth:`attach`-ed to a game before it acts."""
 
-    def __init__(self, *args: Any, anchor: str = "heuristic", anchor_weight: float = 4.0, **kwargs: Any) -> None:
-        check_anchor(anchor, anchor_weight)
+    def __init__(self, *args: Any, anchor: str = "heuristic", anchor_weight: float = 4.0,
+                 anchor_kind_weights: dict[str, float] | None = None, **kwargs: Any) -> None:
+        check_anchor(anchor, anchor_weight, anchor_kind_weights)
         self.anchor, self.anchor_weight = anchor, float(anchor_weight)
+        self.anchor_kind_weights = {k: float(w) for k, w in (anchor_kind_weights or {}).items()}
         super().__init__(*args, **kwargs)
         self.anchor_agent: Any = None
+        self._weight_of_action: th.Tensor | None = None
         self._bonus: th.Tensor | None = None
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
-        return {**super()._get_constructor_parameters(), "anchor": self.anchor, "anchor_weight": self.anchor_weight}
+        return {**super()._get_constructor_parameters(), "anchor": self.anchor, "anchor_weight": self.anchor_weight,
+                "anchor_kind_weights": dict(self.anchor_kind_weights)}
 
     def attach(self, game: BatchedGame) -> AnchoredPolicy:
-        """Build the anchor agent for ``game`` (the game this policy plays); returns the policy."""
+        """Build the anchor agent for ``game`` (the game this policy plays) and the bonus of each of its actions
+        (``ValueError`` for an action kind ``game`` does not have); returns the policy."""
+        check_anchor_kinds(game, self.anchor_kind_weights)
+        weights = [self.anchor_kind_weights.get(action_kind(n), self.anchor_weight) for n in game.action_names()]
+        self._weight_of_action = th.tensor(weights, dtype=th.float32)
         self.anchor_agent = make_agent(self.anchor, game)
         return self
 
@@ -67,8 +93,9 @@ class AnchoredPolicy(MaskableActorCriticPolicy):
         masks = np.asarray(masks).reshape(len(obs), int(self.action_space.n)).astype(bool)
         rows = obs.detach().flatten(1).cpu().numpy()
         chosen = np.asarray(self.anchor_agent.act(rows, masks, np.random.default_rng(0)), dtype=np.int64)
+        chosen_t = th.as_tensor(chosen, device=obs.device)
         out = th.zeros(masks.shape, dtype=th.float32, device=obs.device)
-        out[th.arange(len(chosen)), th.as_tensor(chosen, device=obs.device)] = self.anchor_weight
+        out[th.arange(len(chosen)), chosen_t] = self._weight_of_action.to(obs.device)[chosen_t]
         return out
 
     def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> MaskableDistribution:

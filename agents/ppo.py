@@ -149,8 +149,8 @@ def policy_settings(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
         "normalize_images": bool(policy.normalize_images),
         "optimizer": _name_of(OPTIMIZERS, policy.optimizer_class, "optimizer"),
         "optimizer_kwargs": dict(policy.optimizer_kwargs),
-        **({"anchor": policy.anchor, "anchor_weight": policy.anchor_weight} if isinstance(policy, AnchoredPolicy)
-           else {}),
+        **({"anchor": policy.anchor, "anchor_weight": policy.anchor_weight,
+            "anchor_kind_weights": dict(policy.anchor_kind_weights)} if isinstance(policy, AnchoredPolicy) else {}),
     }
 
 
@@ -208,9 +208,10 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
                                  f"a boolean or a list of numbers, got {short(value)}")
     anchored = {}
     if cls is AnchoredPolicy:
-        anchored = {"anchor": section.get("anchor"), "anchor_weight": section.get("anchor_weight")}
+        anchored = {"anchor": section.get("anchor"), "anchor_weight": section.get("anchor_weight"),
+                    "anchor_kind_weights": section.get("anchor_kind_weights", {})}  # absent in files before it
         try:
-            check_anchor(anchored["anchor"], anchored["anchor_weight"])
+            check_anchor(anchored["anchor"], anchored["anchor_weight"], anchored["anchor_kind_weights"])
         except ValueError as e:
             raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy: {e}") from None
     return cls, {
@@ -254,10 +255,10 @@ def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict
            path: str | Path) -> MaskableActorCriticPolicy:
     try:
         policy = cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
+        return policy.attach(game) if isinstance(policy, AnchoredPolicy) else policy
     except Exception as e:  # arguments the class refuses: TypeError, ValueError, RuntimeError, AssertionError, ...
         raise ModelFileError(f"{where(path)}: the policy described in {METADATA_NAME} cannot be built: "
                              f"{one_line(e)}") from None
-    return policy.attach(game) if isinstance(policy, AnchoredPolicy) else policy
 
 
 def build_policy(settings: dict[str, Any], game: BatchedGame, source: str | Path) -> MaskableActorCriticPolicy:

@@ -32,6 +32,18 @@ from envs.core.game import BatchedGame
 
 ANCHORS = ("heuristic",)
 """Agents a learning policy may be anchored to (:mod:`agents.anchor`): deterministic bots every game's zoo has."""
+
+
+def check_anchor_kinds(game: BatchedGame, kind_weights: dict[str, float]) -> None:
+    """``ValueError`` (one line) unless every key of ``kind_weights`` is the kind of one of ``game``'s actions
+    (:func:`envs.core.game.action_kind`)."""
+    kinds = game.action_kinds()
+    unknown = sorted(set(kind_weights) - set(kinds))
+    if unknown:
+        raise ValueError(f"no {game.name} action is of kind {', '.join(map(repr, unknown))} "
+                         f"(its kinds: {', '.join(kinds)})")
+
+
 SPEC_HELP = "a bot name (random, heuristic, … : cardgym agents --game G), ppo:path/to/model.zip or module:Class"
 
 

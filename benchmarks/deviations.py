@@ -28,24 +28,11 @@ from agents.base import AgentBase
 from agents.heldout import heldout_specs
 from agents.registry import AgentSpecError, make_agent
 from envs.core.checks import ArgumentError
-from envs.core.game import BatchedGame
+from envs.core.game import BatchedGame, action_kind
 from envs.registry import GAMES, make_game
 from training.evaluate import FieldEvaluator
 
 RESULTS = Path(__file__).parent / "results"
-_DETAIL = re.compile(r"[0-9♣♦♥♠×#]")
-
-
-def action_kind(name: str) -> str:
-    """The kind of an action named ``name``: its words up to the first that holds a number, a suit or a count."""
-    words = []
-    for word in name.split():
-        if _DETAIL.search(word):
-            break
-        words.append(word)
-    return " ".join(words) or name
-
-
 class Gated(AgentBase):
     """Plays ``reference`` except where ``model`` departs from it by one of ``pairs`` (reference kind, model kind),
     where it plays ``model``; counts every departure it sees by kind in :attr:`seen`."""

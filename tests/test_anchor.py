@@ -37,9 +37,11 @@ def decisions(game, seed: int, moves: int, tables: int = 48) -> tuple[np.ndarray
     return game.observe(sub, sub.current_player), sub.legal_action_mask.copy()
 
 
-def anchored_model(game, weight: float = 3.0, silent: bool = True) -> MaskablePPO:
+def anchored_model(game, weight: float = 3.0, silent: bool = True, kinds: dict[str, float] | None = None
+                   ) -> MaskablePPO:
     env = CardVecEnv(game, 2, RandomAgent(game), seed=0)
-    cfg = TrainConfig(game=game.name, anchor="heuristic", anchor_weight=weight, features_dim=16, net_arch=(8,))
+    cfg = TrainConfig(game=game.name, anchor="heuristic", anchor_weight=weight, features_dim=16, net_arch=(8,),
+                      anchor_kind_weights=kinds or {})
     model = MaskablePPO(AnchoredPolicy, env, n_steps=8, batch_size=16, n_epochs=1, seed=3, device="cpu",
                         policy_kwargs=policy_shape(cfg))
     model.policy.attach(game)
@@ -77,6 +79,27 @@ def test_the_anchor_action_has_the_bonus_probability_among_the_legal_actions() -
     np.testing.assert_allclose(log_prob.detach().numpy(), np.log(probs[np.arange(len(chosen)), chosen]), rtol=1e-5)
 
 
+def test_an_action_kind_can_have_its_own_bonus() -> None:
+    """Flip Flop with the draws and the drop at 1.5 and the rest at 4: where the heuristic draws or drops, its action
+    has probability e^1.5 / (e^1.5 + k - 1) among k legal actions; where it lays or discards, e^4 / (e^4 + k - 1)."""
+    game = make_game("flipflop", 4)
+    kinds = {"drop": 1.5, "draw stock": 1.5, "draw discard": 1.5}
+    model = anchored_model(game, weight=4.0, kinds=kinds)
+    obs = np.concatenate([decisions(game, seed, moves)[0] for seed, moves in ((7, 0), (8, 1), (9, 6), (10, 11))])
+    mask = np.concatenate([decisions(game, seed, moves)[1] for seed, moves in ((7, 0), (8, 1), (9, 6), (10, 11))])
+    chosen = make_agent("heuristic", game).act(obs, mask, np.random.default_rng(0))
+    names = game.action_names()
+    is_draw = np.array([names[a].startswith(("draw", "drop")) for a in chosen])
+    assert is_draw.any() and (~is_draw).any()
+    weight = np.where(is_draw, 1.5, 4.0)
+    k = mask.sum(axis=1)
+    probs = model.policy.get_distribution(th.as_tensor(obs), mask).distribution.probs.detach().numpy()
+    np.testing.assert_allclose(probs[np.arange(len(chosen)), chosen], np.exp(weight) / (np.exp(weight) + k - 1),
+                               rtol=1e-5)
+    agent = PPOAgent(game, policy=model.policy)  # deterministic: still exactly the heuristic with a silent network
+    np.testing.assert_array_equal(agent.act(obs, mask, np.random.default_rng(0)), chosen)
+
+
 def test_an_anchored_policy_refuses_to_act_without_masks_or_its_game() -> None:
     game = make_game("tripoli", 4)
     model = anchored_model(game)
@@ -97,7 +120,7 @@ def test_the_model_file_records_the_anchor_and_plays_the_same(tmp_path: Path) ->
         policy = json.loads(z.read(METADATA_NAME))["policy"]
     assert (policy["class"], policy["anchor"], policy["anchor_weight"]) == ("AnchoredPolicy", "heuristic", 2.5)
     loaded = load_policy(path, game)
-    assert isinstance(loaded, AnchoredPolicy) and loaded.anchor_weight == 2.5
+    assert isinstance(loaded, AnchoredPolicy) and loaded.anchor_weight == 2.5 and loaded.anchor_kind_weights == {}
     obs, mask = decisions(game, 6, 12)
     np.testing.assert_allclose(PPOAgent(game, policy=loaded).logits(obs, mask),
                                PPOAgent.snapshot(game, model.policy).logits(obs, mask), rtol=1e-5, atol=1e-6)
@@ -111,6 +134,10 @@ def test_the_model_file_records_the_anchor_and_plays_the_same(tmp_path: Path) ->
     ("anchor_weight", 0, "anchor_weight must be a positive finite number, got 0"),
     ("anchor_weight", "3", "anchor_weight must be a positive finite number, got '3'"),
     ("anchor_weight", True, "anchor_weight must be a positive finite number, got True"),
+    ("anchor_kind_weights", {"bet": 0}, "anchor_kind_weights['bet'] must be a positive finite number, got 0"),
+    ("anchor_kind_weights", {"bet": "2"}, "anchor_kind_weights['bet'] must be a positive finite number, got '2'"),
+    ("anchor_kind_weights", [1], "anchor_kind_weights must map action kinds to weights, got [1]"),
+    ("anchor_kind_weights", {"draw stock": 1.0}, "no tripoli action is of kind 'draw stock' (its kinds: "),
 ])
 def test_a_bad_anchor_in_a_model_file_is_refused_in_one_line(tmp_path: Path, key: str, value, fragment: str) -> None:
     game = make_game("tripoli", 4)
@@ -127,6 +154,19 @@ def test_a_bad_anchor_in_a_model_file_is_refused_in_one_line(tmp_path: Path, key
     with pytest.raises(ModelFileError) as info:
         PPOAgent(game, bad)
     assert "\n" not in str(info.value) and fragment in str(info.value)
+
+
+def test_the_model_file_records_the_kind_bonuses(tmp_path: Path) -> None:
+    game = make_game("tripoli", 4)
+    model = anchored_model(game, weight=3.0, silent=False, kinds={"fold": 1.0, "bet": 2.0})
+    path = save_model(model, tmp_path / "model.zip", game)
+    with zipfile.ZipFile(path) as z:
+        assert json.loads(z.read(METADATA_NAME))["policy"]["anchor_kind_weights"] == {"fold": 1.0, "bet": 2.0}
+    loaded = load_policy(path, game)
+    assert loaded.anchor_kind_weights == {"fold": 1.0, "bet": 2.0}
+    obs, mask = decisions(game, 6, 12)
+    np.testing.assert_allclose(PPOAgent(game, policy=loaded).logits(obs, mask),
+                               PPOAgent.snapshot(game, model.policy).logits(obs, mask), rtol=1e-5, atol=1e-6)
 
 
 def test_imitation_fits_only_the_critic_of_an_anchored_policy() -> None:
@@ -148,5 +188,12 @@ def test_settings_that_cannot_anchor_are_refused() -> None:
     for weight in (0, -1.0, float("inf"), float("nan")):
         with pytest.raises(ValueError, match="anchor_weight must be a positive finite number"):
             TrainConfig(anchor="heuristic", anchor_weight=weight)
+    for kinds, message in (({"drop": 0}, r"anchor_kind_weights\['drop'\] must be a positive finite number"),
+                           ({"drop": float("nan")}, "must be a positive finite number"),
+                           ({"": 1.0}, "must map action kinds"), ({3: 1.0}, "must map action kinds")):
+        with pytest.raises(ValueError, match=message):
+            TrainConfig(anchor="heuristic", anchor_kind_weights=kinds)
+    with pytest.raises(ValueError, match="anchor_kind_weights needs an anchor"):
+        TrainConfig(anchor_kind_weights={"drop": 1.0})
     with pytest.raises(ValueError, match="engine sb3 only"):
         train_rllib(TrainConfig(engine="rllib", anchor="heuristic"))

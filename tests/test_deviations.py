@@ -8,7 +8,8 @@ import pytest
 from agents.registry import make_agent
 from agents.tripoli_heuristic import TripoliHeuristic
 from benchmarks import deviations
-from benchmarks.deviations import Gated, action_kind, breakdown
+from benchmarks.deviations import Gated, breakdown
+from envs.core.game import action_kind
 from envs.registry import make_game
 
 GAME = make_game("tripoli", 4)

@@ -276,12 +276,25 @@ def test_cli_refuses_bad_input_with_one_clear_line(tripoli_run, tmp_path, capsys
                                  ("--league-floor", "2", "league_floor must be in (0, 1]"),
                                  ("--league-floor", "0", "--league-floor: must be a number > 0"),
                                  ("--league-power", "nan", "--league-power: must be a finite number"),
-                                 ("--league-power", "four", "--league-power: must be a number")):
+                                 ("--league-power", "four", "--league-power: must be a number"),
+                                 ("--anchor-weight-on", "fold", "--anchor-weight-on: must be KIND=W"),
+                                 ("--anchor-weight-on", "fold=0", "--anchor-weight-on: must be a number > 0"),
+                                 ("--anchor-weight-on", "fold=1", "anchor_kind_weights needs an anchor")):
         with pytest.raises(SystemExit) as e:
             cli_main(["train", flag, value, "--out", str(tmp_path / "z"), "--steps", "8"])
         err = capsys.readouterr().err
         assert e.value.code == 2 and message in err and len(err.strip().splitlines()) == 1
         assert not (tmp_path / "z").exists()
+
+
+def test_train_refuses_an_action_kind_the_game_does_not_have(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        cli_main(["train", "--game", "flipflop", "--anchor", "heuristic", "--anchor-weight-on", "fold=1",
+                  "--out", str(tmp_path / "z"), "--steps", "8"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert "--anchor-weight-on: no flipflop action is of kind 'fold' (its kinds: claim, discard, draw discard" in err
+    assert not (tmp_path / "z").exists()
 
 
 def test_imitation_clones_the_teacher_and_its_chips_to_go():

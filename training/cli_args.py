@@ -83,6 +83,14 @@ def positive_float(text: str) -> float:
     return value
 
 
+def kind_weight(text: str) -> tuple[str, float]:
+    """``KIND=W``: an action kind (``draw stock``) and a finite number > 0."""
+    kind, sep, weight = text.rpartition("=")
+    if not sep or not kind.strip():
+        raise argparse.ArgumentTypeError(f"must be KIND=W (an action kind and a number > 0), got {text!r}")
+    return kind.strip(), positive_float(weight)
+
+
 def check_output_folder(folder: str | Path, flag: str) -> None:
     """Raise :class:`CommandError` unless ``folder`` is a folder that can be written or created: the nearest part
     of the path that exists must be a writable folder."""

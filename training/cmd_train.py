@@ -12,12 +12,13 @@ import argparse
 from pathlib import Path
 
 from agents.hints import game_hints
-from agents.registry import ANCHORS, SPEC_HELP, make_agent
+from agents.registry import ANCHORS, SPEC_HELP, check_anchor_kinds, make_agent
 from envs.registry import GAMES, make_game
 from training.cli_args import (
     CommandError,
     check_output_folder,
     integer,
+    kind_weight,
     non_negative_float,
     non_negative_int,
     parse_options,
@@ -62,6 +63,7 @@ def config_from_args(args: argparse.Namespace) -> TrainConfig:
         hints=args.hints,
         anchor=args.anchor or "",
         anchor_weight=args.anchor_weight,
+        anchor_kind_weights=dict(args.anchor_weight_on or []),
         eval_every=args.eval_every,
         eval_deals=args.eval_deals,
         background_eval=args.background_eval,
@@ -86,6 +88,10 @@ def run(args: argparse.Namespace) -> None:
         raise CommandError(f"--resume {cfg.resume}: no such file")
     if cfg.imitate and not cfg.resume:
         make_agent(cfg.imitate_teacher, game)
+    try:
+        check_anchor_kinds(game, cfg.anchor_kind_weights)
+    except ValueError as e:
+        raise CommandError(f"--anchor-weight-on: {e}") from None
     if cfg.hints:
         try:
             game_hints(cfg.game)
@@ -197,6 +203,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "agent's action, so PPO learns a residual on the agent's play (agents.anchor)")
     p.add_argument("--anchor-weight", type=positive_float, default=DEFAULTS.anchor_weight, metavar="W",
                    help=f"with --anchor: the logit bonus of the anchor's action (default {DEFAULTS.anchor_weight})")
+    p.add_argument("--anchor-weight-on", type=kind_weight, action="append", metavar="KIND=W",
+                   help="with --anchor: the bonus W where the anchor's action is of this kind (an action's name up "
+                        "to its first card or number, e.g. \"draw stock=1.5\"), instead of --anchor-weight; repeatable")
     p.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
                    help="learner decisions between evaluations against the heuristic")
     p.add_argument("--eval-deals", type=positive_int, default=DEFAULTS.eval_deals,

@@ -212,7 +212,8 @@ def policy_shape(cfg: TrainConfig) -> dict[str, Any]:
     features: dict[str, Any] = {"features_dim": cfg.features_dim}
     if cfg.hints:
         features["hints"] = game_hints(cfg.game)
-    anchored = {"anchor": cfg.anchor, "anchor_weight": cfg.anchor_weight} if cfg.anchor else {}
+    anchored = {"anchor": cfg.anchor, "anchor_weight": cfg.anchor_weight,
+                "anchor_kind_weights": dict(cfg.anchor_kind_weights)} if cfg.anchor else {}
     return {**anchored, "features_extractor_class": SymlogFeatures, "features_extractor_kwargs": features,
             "net_arch": list(cfg.net_arch)}
 

@@ -103,6 +103,9 @@ class TrainConfig:
     an anchor, the imitation warm start fits the critic only."""
     anchor_weight: float = 4.0
     """With an anchor: the logit bonus of the anchor's action."""
+    anchor_kind_weights: dict[str, float] = dataclasses.field(default_factory=dict)
+    """With an anchor: another bonus where the anchor's action is of one of these kinds (action kind → bonus, the
+    kinds of :func:`envs.core.game.action_kind`, e.g. ``{"draw stock": 1.5}``); ``anchor_weight`` elsewhere."""
     net_arch: tuple[int, ...] = (128,)
     """Hidden layers of the policy head and of the value head, after the shared input layer."""
     eval_every: int = 100_000
@@ -159,3 +162,11 @@ class TrainConfig:
         for name, ok, allowed in checks:
             if not ok:
                 raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
+        kinds = self.anchor_kind_weights
+        if not isinstance(kinds, dict) or not all(isinstance(k, str) and k.strip() for k in kinds):
+            raise ValueError(f"anchor_kind_weights must map action kinds (strings) to weights, got {kinds!r}")
+        for kind, w in kinds.items():
+            if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 < w < float("inf"):
+                raise ValueError(f"anchor_kind_weights[{kind!r}] must be a positive finite number, got {w!r}")
+        if kinds and not self.anchor:
+            raise ValueError("anchor_kind_weights needs an anchor")

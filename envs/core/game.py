@@ -10,6 +10,7 @@ rewards. Illegal actions are refused before anything changes (C9).
 from __future__ import annotations
 
 import dataclasses
+import re
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -21,6 +22,19 @@ from envs.core.cards import card_str
 from envs.core.checks import ArgumentError, check_int, int_array, seat_array, show, table_indices
 from envs.core.config import ConfigError, make_config
 from envs.core.rng import normalize_seeds
+
+_DETAIL = re.compile(r"[0-9♣♦♥♠×#]")
+
+
+def action_kind(name: str) -> str:
+    """The kind of an action named ``name``: its words up to the first that holds a number, a suit or a count
+    (``"draw discard 2♣"`` → ``"draw discard"``, ``"drop"`` → ``"drop"``)."""
+    words = []
+    for word in name.split():
+        if _DETAIL.search(word):
+            break
+        words.append(word)
+    return " ".join(words) or name
 
 
 class IllegalActionError(ArgumentError):
@@ -354,6 +368,10 @@ class BatchedGame(ABC, Generic[S]):
         if names is None:
             names = self.__dict__["_action_names"] = tuple(self._action_name(a) for a in range(self.num_actions))
         return names
+
+    def action_kinds(self) -> list[str]:
+        """The kinds of this game's actions (:func:`action_kind` of every name), sorted."""
+        return sorted({action_kind(n) for n in self._names()})
 
     def action_id(self, name: str) -> int:
         """Inverse of :meth:`action_name` (exact name match)."""
