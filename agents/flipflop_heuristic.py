@@ -105,6 +105,24 @@ def drop_hints(obs: np.ndarray) -> np.ndarray:
     return np.stack([total / 50, lowest / 50, lead, stock, fewest, view.unseen_mean / 10], axis=1).astype(np.float32)
 
 
+def table_hints(obs: np.ndarray) -> np.ndarray:
+    """``(B, 10)`` float32: :func:`drop_hints` and four numbers about how the table has played this deal, which tell
+    tables apart (players who drop late or keep building, against players who discard and take at random): the mean
+    points of the cards discarded so far (in the pile or taken from it) / 10 (0 before the first discard); the number
+    of cards discarded so far / 20; the cards the opponents took from the discard pile / 5; the most points of a
+    card an opponent took from it / 10 (0 if none)."""
+    pile = _plane(obs, V.PILE)
+    by_others = np.zeros_like(pile)
+    for k in range(1, V.MAX_SEATS):
+        by_others |= _plane(obs, V.TAKEN_BY + k)
+    discarded = pile | by_others | _plane(obs, V.TAKEN_BY)
+    count = discarded.sum(axis=1)
+    mean = (discarded * _PUB_VALUE).sum(axis=1) / np.maximum(count, 1)
+    most_taken = (by_others * _PUB_VALUE).max(axis=1)
+    table = np.stack([mean / 10, count / 20, by_others.sum(axis=1) / 5, most_taken / 10], axis=1)
+    return np.concatenate([drop_hints(obs), table.astype(np.float32)], axis=1)
+
+
 class FlipFlopHeuristic(AgentBase):
     """Builds and lays spreads, discards high loose cards and drops on a low total (see the module docstring)."""
 

@@ -13,15 +13,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.flipflop_heuristic import drop_hints
+from agents.flipflop_heuristic import drop_hints, table_hints
 from agents.tripoli_heuristic import betting_hints
 
 HINTS: dict[str, tuple[Callable[[np.ndarray], np.ndarray], int]] = {
     "tripoli-betting": (betting_hints, 4),
     "flipflop-drop": (drop_hints, 6),
+    "flipflop-table": (table_hints, 10),
 }
-"""Hint name → (function from ``(B, observation_size)`` observations to ``(B, k)`` float32 hints, ``k``)."""
-GAME_HINTS: dict[str, str] = {"tripoli": "tripoli-betting", "flipflop": "flipflop-drop"}
+"""Hint name → (function from ``(B, observation_size)`` observations to ``(B, k)`` float32 hints, ``k``). A name
+never changes meaning: model files record it (``flipflop-drop`` is kept for the models trained with it)."""
+GAME_HINTS: dict[str, str] = {"tripoli": "tripoli-betting", "flipflop": "flipflop-table"}
 """The hints ``cardgym train --hints`` gives the policy in each game that has some."""
 
 

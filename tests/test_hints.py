@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sb3_contrib import MaskablePPO
 
-from agents.flipflop_heuristic import FlipFlopHeuristic, drop_hints
+from agents.flipflop_heuristic import FlipFlopHeuristic, drop_hints, table_hints
 from agents.hints import GAME_HINTS, HINTS
 from agents.ppo import PPOAgent, SymlogFeatures, load_policy, save_model
 from agents.random_agent import RandomAgent
@@ -136,10 +136,29 @@ def test_flipflop_hints_are_bounded_and_the_heuristic_drops_only_when_ahead(seed
     assert (lead[drops] > 0).all()  # it drops on a total below the lowest estimate less a margin
 
 
-def test_flipflop_policies_take_the_drop_hints() -> None:
-    assert GAME_HINTS["flipflop"] == "flipflop-drop"
+def test_flipflop_table_hints_of_a_position_computed_by_hand() -> None:
+    obs = np.zeros((1, FLIPFLOP.observation_size), np.float32)
+
+    def put(plane: int, card: str) -> None:
+        obs[0, 52 * plane + parse_card(card)] = 1
+
+    assert table_hints(obs)[0, 6:].tolist() == [0, 0, 0, 0]  # nothing discarded yet
+    put(FV.PILE, "Kh"), put(FV.PILE, "9c"), put(FV.PILE, "Ad")  # in the pile: 10 + 9 + 1
+    put(FV.TAKEN_BY + 0, "8s")  # I took an 8 from the pile
+    put(FV.TAKEN_BY + 2, "Qd"), put(FV.TAKEN_BY + 2, "3h"), put(FV.TAKEN_BY + 1, "5c")  # the others took 10, 3, 5
+    # 7 cards discarded so far, 10 + 9 + 1 + 8 + 10 + 3 + 5 = 46 points: a mean of 46 / 7; 3 taken by the others, the
+    # queen the highest of them
+    hints = table_hints(obs)[0]
+    np.testing.assert_allclose(hints[:6], drop_hints(obs)[0])
+    np.testing.assert_allclose(hints[6:], [46 / 7 / 10, 7 / 20, 3 / 5, 1.0], rtol=1e-6)
+    assert table_hints(obs).dtype == np.float32
+
+
+def test_flipflop_policies_take_the_table_hints_and_older_models_keep_the_drop_hints() -> None:
+    assert GAME_HINTS["flipflop"] == "flipflop-table"
     kwargs = policy_shape(TrainConfig(game="flipflop", hints=True))["features_extractor_kwargs"]
-    assert kwargs == {"features_dim": 256, "hints": "flipflop-drop"}
+    assert kwargs == {"features_dim": 256, "hints": "flipflop-table"}
     space = spaces.Box(-np.inf, np.inf, shape=(FLIPFLOP.observation_size,), dtype=np.float32)
+    assert SymlogFeatures(space, 8, hints="flipflop-table").linear.in_features == FLIPFLOP.observation_size + 10
     layer = SymlogFeatures(space, 8, hints="flipflop-drop")
     assert layer.linear.in_features == FLIPFLOP.observation_size + 6

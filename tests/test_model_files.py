@@ -313,7 +313,7 @@ BROKEN_FOR_PLAYING = {
                               "policy.features_extractor_kwargs.features_dim must be a positive integer, got -1"),
     "hints that name code": (edit_meta(set_in("policy", "features_extractor_kwargs", "hints", "os:system")),
                              "policy.features_extractor_kwargs.hints must be \"\" or one of tripoli-betting, "
-                             "flipflop-drop, got 'os:system'"),
+                             "flipflop-drop, flipflop-table, got 'os:system'"),
     "hints as a number": (edit_meta(set_in("policy", "features_extractor_kwargs", "hints", 4)),
                           "policy.features_extractor_kwargs.hints must be \"\" or one of"),
     "hints the weights do not fit": (edit_meta(set_in("policy", "features_extractor_kwargs", "hints",
