@@ -20,7 +20,6 @@ builds the anchor for the game the model plays (:meth:`AnchoredPolicy.attach`).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,7 @@ import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.registry import ANCHORS, check_anchor_kinds, make_agent
+from agents.registry import ANCHORS, check_anchor_kinds, check_anchor_weights, make_agent
 from envs.core.game import BatchedGame, action_kind
 
 
@@ -37,22 +36,7 @@ def check_anchor(anchor: Any, weight: Any, kind_weights: Any = None) -> None:
     finite number and ``kind_weights`` (if given) maps action kinds (strings) to positive finite numbers."""
     if anchor not in ANCHORS:
         raise ValueError(f"unknown anchor {anchor!r} (known: {', '.join(ANCHORS)})")
-    if not _positive(weight):
-        raise ValueError(f"anchor_weight must be a positive finite number, got {weight!r}")
-    if kind_weights is None:
-        return
-    if not isinstance(kind_weights, dict):
-        raise ValueError(f"anchor_kind_weights must map action kinds to weights, got {kind_weights!r}")
-    for kind, w in kind_weights.items():
-        if not isinstance(kind, str) or not kind.strip():
-            raise ValueError(f"anchor_kind_weights: an action kind must be a non-empty string, got {kind!r}")
-        if not _positive(w):
-            raise ValueError(f"anchor_kind_weights[{kind!r}] must be a positive finite number, got {w!r}")
-
-
-def _positive(value: Any) -> bool:
-    return (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-            and value > 0)
+    check_anchor_weights(weight, {} if kind_weights is None else kind_weights)
 
 
 class AnchoredPolicy(MaskableActorCriticPolicy):

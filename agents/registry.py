@@ -21,9 +21,11 @@ Every spec that names no agent, a module that cannot be imported, a class whose 
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from agents.base import Agent, check_agent
 from agents.zoo import BOTS, bot_class
@@ -32,6 +34,23 @@ from envs.core.game import BatchedGame
 
 ANCHORS = ("heuristic",)
 """Agents a learning policy may be anchored to (:mod:`agents.anchor`): deterministic bots every game's zoo has."""
+
+
+def check_anchor_weights(weight: Any, kind_weights: Any) -> None:
+    """``ValueError`` (one line) unless ``weight`` is a positive finite number and ``kind_weights`` maps action kinds
+    (non-empty strings) to positive finite numbers."""
+    if not _positive(weight):
+        raise ValueError(f"anchor_weight must be a positive finite number, got {weight!r}")
+    if not isinstance(kind_weights, dict) or not all(isinstance(k, str) and k.strip() for k in kind_weights):
+        raise ValueError(f"anchor_kind_weights must map action kinds to weights, got {kind_weights!r}")
+    for kind, w in kind_weights.items():
+        if not _positive(w):
+            raise ValueError(f"anchor_kind_weights[{kind!r}] must be a positive finite number, got {w!r}")
+
+
+def _positive(value: Any) -> bool:
+    return (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
+            and value > 0)
 
 
 def check_anchor_kinds(game: BatchedGame, kind_weights: dict[str, float]) -> None:

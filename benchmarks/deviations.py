@@ -33,6 +33,8 @@ from envs.registry import GAMES, make_game
 from training.evaluate import FieldEvaluator
 
 RESULTS = Path(__file__).parent / "results"
+
+
 class Gated(AgentBase):
     """Plays ``reference`` except where ``model`` departs from it by one of ``pairs`` (reference kind, model kind),
     where it plays ``model``; counts every departure it sees by kind in :attr:`seen`."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from agents.registry import ANCHORS
+from agents.registry import ANCHORS, check_anchor_weights
 from training.keep import KEEP_RULES
 
 LEAGUE_MEASURES = ("stakes", "deals")
@@ -157,16 +157,10 @@ class TrainConfig:
             ("anneal_lr", 0 <= self.anneal_lr <= 1, "between 0 and 1"),
             ("ent_coef", self.ent_coef >= 0, "0 or more"),
             ("anchor", self.anchor in ("", *ANCHORS), f"\"\" or one of {', '.join(ANCHORS)}"),
-            ("anchor_weight", 0 < self.anchor_weight < float("inf"), "a positive finite number"),
         )
         for name, ok, allowed in checks:
             if not ok:
                 raise ValueError(f"{name} must be {allowed}, got {getattr(self, name)!r}")
-        kinds = self.anchor_kind_weights
-        if not isinstance(kinds, dict) or not all(isinstance(k, str) and k.strip() for k in kinds):
-            raise ValueError(f"anchor_kind_weights must map action kinds (strings) to weights, got {kinds!r}")
-        for kind, w in kinds.items():
-            if isinstance(w, bool) or not isinstance(w, (int, float)) or not 0 < w < float("inf"):
-                raise ValueError(f"anchor_kind_weights[{kind!r}] must be a positive finite number, got {w!r}")
-        if kinds and not self.anchor:
+        check_anchor_weights(self.anchor_weight, self.anchor_kind_weights)
+        if self.anchor_kind_weights and not self.anchor:
             raise ValueError("anchor_kind_weights needs an anchor")
