@@ -3,7 +3,8 @@
 A policy trained from scratch, or cloned from the heuristic and then trained with PPO, drifts wherever its opponent
 pool rewards it, and loses what the heuristic does well against the fields it sees least (see the README's training
 table). :class:`AnchoredPolicy` keeps the heuristic inside the policy: its action logits are the network's plus
-``anchor_weight`` on the action the anchor agent (``heuristic``) would take in the same observation with the same
+``anchor_weight`` on the action the anchor agent (``heuristic``, or one of :data:`agents.registry.ANCHOR_BOTS`
+such as Flip Flop's ``reader``) would take in the same observation with the same
 legal actions. With a network that outputs zeros the policy plays the anchor's action with probability
 ``e^w / (e^w + k - 1)`` among ``k`` legal actions (0.95 for ``w = 4`` and ``k = 4``) and, deterministically, exactly the
 anchor's action; PPO trains the network (the residual), which must outweigh ``w`` before the deterministic policy
@@ -27,7 +28,7 @@ import torch as th
 from sb3_contrib.common.maskable.distributions import MaskableDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.registry import ANCHORS, check_anchor_kinds, check_anchor_weights, make_agent
+from agents.registry import ANCHORS, check_anchor_kinds, check_anchor_name, check_anchor_weights, make_agent
 from envs.core.game import BatchedGame, action_kind
 
 
@@ -60,7 +61,8 @@ class AnchoredPolicy(MaskableActorCriticPolicy):
 
     def attach(self, game: BatchedGame) -> AnchoredPolicy:
         """Build the anchor agent for ``game`` (the game this policy plays) and the bonus of each of its actions
-        (``ValueError`` for an action kind ``game`` does not have); returns the policy."""
+        (``ValueError`` for an anchor or an action kind ``game`` does not have); returns the policy."""
+        check_anchor_name(game.name, self.anchor)
         check_anchor_kinds(game, self.anchor_kind_weights)
         weights = [self.anchor_kind_weights.get(action_kind(n), self.anchor_weight) for n in game.action_names()]
         self._weight_of_action = th.tensor(weights, dtype=th.float32)

@@ -105,19 +105,26 @@ def drop_hints(obs: np.ndarray) -> np.ndarray:
     return np.stack([total / 50, lowest / 50, lead, stock, fewest, view.unseen_mean / 10], axis=1).astype(np.float32)
 
 
+def discards_so_far(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(count, mean)``, each ``(B,)``: the number of cards discarded so far this deal (in the pile, or taken from it
+    by anyone) and their mean points (0 before the first discard)."""
+    discarded = _plane(obs, V.PILE)
+    for k in range(V.MAX_SEATS):
+        discarded = discarded | _plane(obs, V.TAKEN_BY + k)
+    count = discarded.sum(axis=1)
+    return count, (discarded * _PUB_VALUE).sum(axis=1) / np.maximum(count, 1)
+
+
 def table_hints(obs: np.ndarray) -> np.ndarray:
     """``(B, 10)`` float32: :func:`drop_hints` and four numbers about how the table has played this deal, which tell
     tables apart (players who drop late or keep building, against players who discard and take at random): the mean
-    points of the cards discarded so far (in the pile or taken from it) / 10 (0 before the first discard); the number
+    points of the cards discarded so far (:func:`discards_so_far`) / 10 (0 before the first discard); the number
     of cards discarded so far / 20; the cards the opponents took from the discard pile / 5; the most points of a
     card an opponent took from it / 10 (0 if none)."""
-    pile = _plane(obs, V.PILE)
-    by_others = np.zeros_like(pile)
+    by_others = np.zeros((len(obs), 52), dtype=bool)
     for k in range(1, V.MAX_SEATS):
         by_others |= _plane(obs, V.TAKEN_BY + k)
-    discarded = pile | by_others | _plane(obs, V.TAKEN_BY)
-    count = discarded.sum(axis=1)
-    mean = (discarded * _PUB_VALUE).sum(axis=1) / np.maximum(count, 1)
+    count, mean = discards_so_far(obs)
     most_taken = (by_others * _PUB_VALUE).max(axis=1)
     table = np.stack([mean / 10, count / 20, by_others.sum(axis=1) / 5, most_taken / 10], axis=1)
     return np.concatenate([drop_hints(obs), table.astype(np.float32)], axis=1)
@@ -186,9 +193,14 @@ class FlipFlopHeuristic(AgentBase):
         loose = np.where(others, score, -np.inf).max(axis=1)
         return builds & (loose > _PUB_VALUE[t])
 
+    def _drop_margin(self, obs: np.ndarray) -> np.ndarray:
+        """``(B,)`` the drop's safety margin in each row, in points per square root of an opponent's unknown cards
+        (:attr:`drop_margin` everywhere; a subclass may read the table)."""
+        return np.full(len(obs), self.drop_margin)
+
     def _should_drop(self, obs: np.ndarray, hand: np.ndarray, total: np.ndarray) -> np.ndarray:
         view = opponent_view(obs, hand)
-        margin = self.drop_margin * (1.0 + 0.1 * view.in_deal.sum(axis=1))
+        margin = self._drop_margin(obs) * (1.0 + 0.1 * view.in_deal.sum(axis=1))
         estimate = view.estimate - margin[:, None] * np.sqrt(view.unknown)
         lowest = np.where(view.in_deal, estimate, np.inf).min(axis=1)
         return (total < lowest) | (total <= self.drop_at)

@@ -4,6 +4,7 @@ Specs:
 
 - a bot name of the game's zoo (:data:`agents.zoo.BOTS`; ``cardgym agents --game G`` lists them): ``random``
   (uniform over the legal actions), ``heuristic`` (the game's hand-written heuristic) and the playing styles;
+- the name of one of the game's anchor bots (:data:`ANCHOR_BOTS`: Flip Flop's ``reader``);
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
 - ``style:K``: member K of the game's style family (:mod:`agents.styles`: a heuristic with parameters drawn inside
   the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
@@ -32,8 +33,26 @@ from agents.zoo import BOTS, bot_class
 from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame
 
-ANCHORS = ("heuristic",)
-"""Agents a learning policy may be anchored to (:mod:`agents.anchor`): deterministic bots every game's zoo has."""
+ANCHOR_BOTS: dict[str, dict[str, str]] = {
+    "flipflop": {"reader": "agents.flipflop_reader:FlipFlopReader"},
+}
+"""Game name → name → ``"module:Class"`` of the hand-written players a learning policy may be anchored to besides
+the game's heuristic (deterministic, like it); not zoo styles (each plays as the heuristic at most decisions), but
+:func:`make_agent` builds them by name."""
+ANCHORS = ("heuristic", *dict.fromkeys(name for bots in ANCHOR_BOTS.values() for name in bots))
+"""Every anchor name of some game (:func:`anchor_names` gives one game's)."""
+
+
+def anchor_names(game: str) -> list[str]:
+    """The agents a learning policy playing ``game`` may be anchored to (:mod:`agents.anchor`): its heuristic and its
+    :data:`ANCHOR_BOTS`."""
+    return ["heuristic", *ANCHOR_BOTS.get(game, {})]
+
+
+def check_anchor_name(game: str, anchor: Any) -> None:
+    """``ValueError`` (one line) unless ``anchor`` is one of :func:`anchor_names` ``(game)``."""
+    if anchor not in anchor_names(game):
+        raise ValueError(f"{game} has no anchor {anchor!r} (its anchors: {', '.join(anchor_names(game))})")
 
 
 def check_anchor_weights(weight: Any, kind_weights: Any) -> None:
@@ -129,6 +148,9 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
     bots = BOTS.get(game.name, {})
     if spec in bots:
         return _build(bot_class(game.name, spec), game, spec)
+    anchor_bots = ANCHOR_BOTS.get(game.name, {})
+    if spec in anchor_bots:
+        return _build(_import_class(anchor_bots[spec], spec), game, spec)
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]
         if not Path(path).is_file():
@@ -158,6 +180,7 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
         _cwd_on_path()
         return _build(_import_class(spec, spec), game, spec)
     raise AgentSpecError(
-        f"unknown agent {spec!r}; known agents: {', '.join(bots)} (the {game.name} zoo), ppo:path/to/model.zip or "
-        "module:Class"
+        f"unknown agent {spec!r}; known agents: {', '.join(bots)} (the {game.name} zoo), "
+        + "".join(f"{name} (an anchor), " for name in ANCHOR_BOTS.get(game.name, {}))
+        + "ppo:path/to/model.zip or module:Class"
     )

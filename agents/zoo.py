@@ -67,14 +67,17 @@ def bot_class(game: str, name: str) -> type:
     return getattr(importlib.import_module(module_name), cls_name)
 
 
+def bot_info(name: str, path: str) -> BotInfo:
+    """The :class:`BotInfo` of the class at ``path`` (``"module:Class"``) under ``name``."""
+    module_name, _, cls_name = path.partition(":")
+    cls = getattr(importlib.import_module(module_name), cls_name)
+    lines = (cls.__doc__ or "").strip().splitlines()
+    summary = lines[0] if lines else ""
+    return BotInfo(name=name, version=int(getattr(cls, "version", 1)), summary=summary, path=path)
+
+
 def list_bots(game: str) -> list[BotInfo]:
     """Every bot of ``game`` with its version and the first line of its docstring, in table order."""
     if game not in BOTS:
         raise ValueError(f"game must be one of {', '.join(sorted(BOTS))}, got {game!r}")
-    infos = []
-    for name, path in BOTS[game].items():
-        cls = bot_class(game, name)
-        lines = (cls.__doc__ or "").strip().splitlines()
-        summary = lines[0] if lines else ""
-        infos.append(BotInfo(name=name, version=int(getattr(cls, "version", 1)), summary=summary, path=path))
-    return infos
+    return [bot_info(name, path) for name, path in BOTS[game].items()]

@@ -17,7 +17,7 @@ from agents.anchor import AnchoredPolicy
 from agents.model_file import METADATA_NAME
 from agents.ppo import ModelFileError, PPOAgent, load_model, load_policy, save_model
 from agents.random_agent import RandomAgent
-from agents.registry import make_agent
+from agents.registry import anchor_names, make_agent
 from envs.core.game import sample_legal
 from envs.registry import GAMES, make_game
 from envs.vector import CardVecEnv
@@ -37,10 +37,10 @@ def decisions(game, seed: int, moves: int, tables: int = 48) -> tuple[np.ndarray
     return game.observe(sub, sub.current_player), sub.legal_action_mask.copy()
 
 
-def anchored_model(game, weight: float = 3.0, silent: bool = True, kinds: dict[str, float] | None = None
-                   ) -> MaskablePPO:
+def anchored_model(game, weight: float = 3.0, silent: bool = True, kinds: dict[str, float] | None = None,
+                   anchor: str = "heuristic") -> MaskablePPO:
     env = CardVecEnv(game, 2, RandomAgent(game), seed=0)
-    cfg = TrainConfig(game=game.name, anchor="heuristic", anchor_weight=weight, features_dim=16, net_arch=(8,),
+    cfg = TrainConfig(game=game.name, anchor=anchor, anchor_weight=weight, features_dim=16, net_arch=(8,),
                       anchor_kind_weights=kinds or {})
     model = MaskablePPO(AnchoredPolicy, env, n_steps=8, batch_size=16, n_epochs=1, seed=3, device="cpu",
                         policy_kwargs=policy_shape(cfg))
@@ -52,16 +52,30 @@ def anchored_model(game, weight: float = 3.0, silent: bool = True, kinds: dict[s
     return model
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_a_silent_network_plays_exactly_the_heuristic(name: str) -> None:
+@pytest.mark.parametrize(("name", "anchor"), [(g, a) for g in GAMES for a in anchor_names(g)])
+def test_a_silent_network_plays_exactly_its_anchor(name: str, anchor: str) -> None:
+    """Every game's heuristic, and Flip Flop's reader."""
     game = make_game(name, 4)
-    heuristic = make_agent("heuristic", game)
-    agent = PPOAgent(game, policy=anchored_model(game).policy)
+    bot = make_agent(anchor, game)
+    agent = PPOAgent(game, policy=anchored_model(game, anchor=anchor).policy)
     for seed, moves in ((1, 0), (2, 5), (3, 12)):
         obs, mask = decisions(game, seed, moves)
         assert len(obs) > 0
         rng = np.random.default_rng(0)
-        np.testing.assert_array_equal(agent.act(obs, mask, rng), heuristic.act(obs, mask, rng))
+        np.testing.assert_array_equal(agent.act(obs, mask, rng), bot.act(obs, mask, rng))
+
+
+def test_the_model_file_records_another_anchor_and_plays_it(tmp_path: Path) -> None:
+    game = make_game("flipflop", 4)
+    model = anchored_model(game, anchor="reader")
+    path = save_model(model, tmp_path / "model.zip", game)
+    with zipfile.ZipFile(path) as z:
+        assert json.loads(z.read(METADATA_NAME))["policy"]["anchor"] == "reader"
+    loaded = PPOAgent(game, path)
+    reader = make_agent("reader", game)
+    obs, mask = decisions(game, 4, 30)
+    rng = np.random.default_rng(0)
+    np.testing.assert_array_equal(loaded.act(obs, mask, rng), reader.act(obs, mask, rng))
 
 
 def test_the_anchor_action_has_the_bonus_probability_among_the_legal_actions() -> None:
@@ -131,6 +145,7 @@ def test_the_model_file_records_the_anchor_and_plays_the_same(tmp_path: Path) ->
 @pytest.mark.parametrize(("key", "value", "fragment"), [
     ("anchor", "random", "unknown anchor 'random'"),
     ("anchor", None, "unknown anchor None"),
+    ("anchor", "reader", "tripoli has no anchor 'reader' (its anchors: heuristic)"),
     ("anchor_weight", 0, "anchor_weight must be a positive finite number, got 0"),
     ("anchor_weight", "3", "anchor_weight must be a positive finite number, got '3'"),
     ("anchor_weight", True, "anchor_weight must be a positive finite number, got True"),
@@ -185,6 +200,9 @@ def test_imitation_fits_only_the_critic_of_an_anchored_policy() -> None:
 def test_settings_that_cannot_anchor_are_refused() -> None:
     with pytest.raises(ValueError, match="anchor must be"):
         TrainConfig(anchor="random")
+    with pytest.raises(ValueError, match="anchor must be \"\" or one of heuristic for tripoli, got 'reader'"):
+        TrainConfig(game="tripoli", anchor="reader")
+    assert TrainConfig(game="flipflop", anchor="reader").anchor == "reader"
     for weight in (0, -1.0, float("inf"), float("nan")):
         with pytest.raises(ValueError, match="anchor_weight must be a positive finite number"):
             TrainConfig(anchor="heuristic", anchor_weight=weight)

@@ -199,7 +199,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         "strength, equity, pot odds; Flip Flop: its total against the opponents' estimated "
                         "totals)")
     p.add_argument("--anchor", choices=ANCHORS, default=None,
-                   help="anchor the policy to this agent: its logits are the network's plus --anchor-weight on the "
+                   help="anchor the policy to this agent (heuristic; in Flip Flop also reader, the heuristic with a "
+                        "drop that reads the table): its logits are the network's plus --anchor-weight on the "
                         "agent's action, so PPO learns a residual on the agent's play (agents.anchor)")
     p.add_argument("--anchor-weight", type=positive_float, default=DEFAULTS.anchor_weight, metavar="W",
                    help=f"with --anchor: the logit bonus of the anchor's action (default {DEFAULTS.anchor_weight})")

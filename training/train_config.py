@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from agents.registry import ANCHORS, check_anchor_weights
+from agents.registry import anchor_names, check_anchor_weights
 from training.keep import KEEP_RULES
 
 LEAGUE_MEASURES = ("stakes", "deals")
@@ -98,9 +98,10 @@ class TrainConfig:
     Flop its hand total against the opponents' estimated totals) to the policy's input; the model file records
     them."""
     anchor: str = ""
-    """Anchor the policy to this agent (:mod:`agents.anchor`: ``heuristic``): its action logits are the network's
-    plus ``anchor_weight`` on the agent's action, and PPO trains the network as a residual; ``""`` for none. With
-    an anchor, the imitation warm start fits the critic only."""
+    """Anchor the policy to this agent (:mod:`agents.anchor`: ``heuristic``, or one of the game's
+    :data:`agents.registry.ANCHOR_BOTS`, Flip Flop's ``reader``): its action logits are the network's plus
+    ``anchor_weight`` on the agent's action, and PPO trains the network as a residual; ``""`` for none. With an
+    anchor, the imitation warm start fits the critic only."""
     anchor_weight: float = 4.0
     """With an anchor: the logit bonus of the anchor's action."""
     anchor_kind_weights: dict[str, float] = dataclasses.field(default_factory=dict)
@@ -156,7 +157,8 @@ class TrainConfig:
             ("learning_rate", self.learning_rate > 0, "positive"),
             ("anneal_lr", 0 <= self.anneal_lr <= 1, "between 0 and 1"),
             ("ent_coef", self.ent_coef >= 0, "0 or more"),
-            ("anchor", self.anchor in ("", *ANCHORS), f"\"\" or one of {', '.join(ANCHORS)}"),
+            ("anchor", self.anchor in ("", *anchor_names(self.game)),
+             f"\"\" or one of {', '.join(anchor_names(self.game))} for {self.game}"),
         )
         for name, ok, allowed in checks:
             if not ok:

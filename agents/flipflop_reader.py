@@ -1,0 +1,41 @@
+"""A Flip Flop anchor: the heuristic with a drop that reads the table (``cardgym train --anchor reader``).
+
+Not a zoo style (it plays as the heuristic at all but a few drop decisions, so its tables are the heuristic's), but
+a hand-written player a learning policy may be anchored to (:mod:`agents.anchor`, :data:`agents.registry.ANCHOR_BOTS`)
+and one any evaluation may seat by name (``reader``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.flipflop_heuristic import FlipFlopHeuristic, discards_so_far
+
+
+class FlipFlopReader(FlipFlopHeuristic):
+    """The heuristic, dropping earlier at tables that discard high cards and later at tables that do not.
+
+    How soon to drop depends on the table (README "Where the edge at patient tables is"): careful players lower
+    their totals turn after turn, so waiting for a safer drop lets them catch up, while careless players end deals
+    soon whatever one does and are often caught, so waiting costs little there. One deal tells them apart by what
+    they throw away: careful players discard their highest loose card, careless ones any card (the deck's mean is
+    85/13 ≈ 6.5 points). So the drop's safety margin is 3.25 points per square root of an opponent's unknown cards
+    (the heuristic's 3.5) while the cards discarded so far this deal average :attr:`high_discards` (7) points or
+    more, or none has been discarded yet, and 4.0 below that; and it drops unconditionally with a total of 2 points
+    or less (the heuristic 3). The rest — draws, spreads, discards, the opponent estimates — is the heuristic's.
+    The values come from a sweep of these settings against the training pool's fields (10,000 deals each).
+    """
+
+    name = "reader"
+    drop_margin = 3.25
+    """The drop's safety margin at a table whose discards so far average :attr:`high_discards` points or more."""
+    loose_margin = 4.0
+    """The drop's safety margin at a table whose discards so far average fewer points."""
+    high_discards = 7.0
+    """Mean points of the discards so far from which a table counts as careful."""
+    drop_at = 2
+
+    def _drop_margin(self, obs: np.ndarray) -> np.ndarray:
+        count, mean = discards_so_far(obs)
+        careful = (count == 0) | (mean >= self.high_discards)
+        return np.where(careful, self.drop_margin, self.loose_margin)
