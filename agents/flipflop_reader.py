@@ -19,23 +19,27 @@ class FlipFlopReader(FlipFlopHeuristic):
     their totals turn after turn, so waiting for a safer drop lets them catch up, while careless players end deals
     soon whatever one does and are often caught, so waiting costs little there. One deal tells them apart by what
     they throw away: careful players discard their highest loose card, careless ones any card (the deck's mean is
-    85/13 ≈ 6.5 points). So the drop's safety margin is 3.25 points per square root of an opponent's unknown cards
-    (the heuristic's 3.5) while the cards discarded so far this deal average :attr:`high_discards` (7) points or
-    more, or none has been discarded yet, and 4.0 below that; and it drops unconditionally with a total of 2 points
-    or less (the heuristic 3). The rest — draws, spreads, discards, the opponent estimates — is the heuristic's.
-    The values come from a sweep of these settings against the training pool's fields (10,000 deals each).
+    85/13 ≈ 6.5 points). So the drop's safety margin is 3.0 points per square root of an opponent's unknown cards
+    (the heuristic's 3.5) once the cards discarded so far this deal average :attr:`high_discards` (7) points or
+    more, and 4.0 before the first discard and below that (until the table has shown how it plays, the safer
+    drop); and it drops unconditionally with a total of 2 points or less (the heuristic 3). The rest — draws,
+    spreads, discards, the opponent estimates — is the heuristic's. The values come from a sweep of these settings
+    against the training pool's fields (10,000 deals each, README "Training").
     """
 
     name = "reader"
-    drop_margin = 3.25
+    version = 2
+    """2: the careful margin 3.0 (v1 3.25), and the careless one until the first discard (v1 the careful one)."""
+    drop_margin = 3.0
     """The drop's safety margin at a table whose discards so far average :attr:`high_discards` points or more."""
     loose_margin = 4.0
-    """The drop's safety margin at a table whose discards so far average fewer points."""
+    """The drop's safety margin before the first discard and at a table whose discards so far average fewer
+    points."""
     high_discards = 7.0
     """Mean points of the discards so far from which a table counts as careful."""
     drop_at = 2
 
     def _drop_margin(self, obs: np.ndarray) -> np.ndarray:
         count, mean = discards_so_far(obs)
-        careful = (count == 0) | (mean >= self.high_discards)
+        careful = (count > 0) & (mean >= self.high_discards)
         return np.where(careful, self.drop_margin, self.loose_margin)

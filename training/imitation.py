@@ -57,8 +57,8 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
     """Fit ``policy`` (a MaskablePPO policy) to ``teacher`` on about ``decisions`` teacher decisions, collected
     ``tables`` games at a time (seeds ``seed * 2**32 + k``, apart from PPO's), each chunk trained ``epochs`` times.
     Stops early at ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's accuracy and losses.
-    An :class:`~agents.anchor.AnchoredPolicy` already plays its anchor (the heuristic): only its critic is fitted, and
-    the accuracy is that of the anchored policy."""
+    An :class:`~agents.anchor.AnchoredPolicy` already plays its anchor (the heuristic, or another anchor bot): only
+    its critic is fitted, and the accuracy is that of the anchored policy."""
     opt = th.optim.Adam(policy.parameters(), lr=learning_rate)
     actor = 0.0 if isinstance(policy, AnchoredPolicy) else 1.0  # an anchored policy already plays its anchor
     rng = np.random.default_rng(seed)
