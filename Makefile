@@ -45,7 +45,7 @@ train-flipflop: install
 	$(VENV)/bin/cardgym train --game flipflop --players 4 \
 		--opponents heuristic=2,random=1,early=1,patient=6,dumper=1,builder=1 --anchor reader --imitate 300000 \
 		--whole-table 0.5 --league --selfplay --selfplay-share 0.3 --anneal-lr 0.3 --reward-scale 1 --background-eval \
-		--minutes 12.25 --final-deals 20000 --anchor-weight-on "discard=5" --out runs/flipflop
+		--minutes 12.25 --final-deals 40000 --anchor-weight-on "discard=5" --out runs/flipflop
 
 test: install
 	$(VENV)/bin/ruff check .

@@ -14,9 +14,9 @@ to drop instead), so that PPO explores and moves those decisions more easily tha
 deterministic (the same action for the same observation and mask), so the
 logits PPO computes while training are those it acted on.
 
-The model file records the anchor's name and weights (``policy.anchor``, ``policy.anchor_weight``,
-``policy.anchor_kind_weights``); whoever loads it
-builds the anchor for the game the model plays (:meth:`AnchoredPolicy.attach`).
+The model file records the anchor's name, weights and behaviour version (``policy.anchor``, ``policy.anchor_weight``,
+``policy.anchor_kind_weights``, ``policy.anchor_version``); whoever loads it builds the anchor for the game the model
+plays (:meth:`AnchoredPolicy.attach`) and refuses a file whose anchor has changed since.
 """
 
 from __future__ import annotations
@@ -46,10 +46,14 @@ class AnchoredPolicy(MaskableActorCriticPolicy):
     anchor chooses among legal actions), and the policy must be :meth:`attach`-ed to a game before it acts."""
 
     def __init__(self, *args: Any, anchor: str = "heuristic", anchor_weight: float = 4.0,
-                 anchor_kind_weights: dict[str, float] | None = None, **kwargs: Any) -> None:
+                 anchor_kind_weights: dict[str, float] | None = None, anchor_version: int | None = None,
+                 **kwargs: Any) -> None:
         check_anchor(anchor, anchor_weight, anchor_kind_weights)
         self.anchor, self.anchor_weight = anchor, float(anchor_weight)
         self.anchor_kind_weights = {k: float(w) for k, w in (anchor_kind_weights or {}).items()}
+        self.anchor_version = anchor_version
+        """The behaviour version of the anchor this policy was trained with (``None`` until :meth:`attach` sets it
+        for a new policy; model files from before it was recorded have none and are not checked)."""
         super().__init__(*args, **kwargs)
         self.anchor_agent: Any = None
         self._weight_of_action: th.Tensor | None = None
@@ -57,16 +61,23 @@ class AnchoredPolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         return {**super()._get_constructor_parameters(), "anchor": self.anchor, "anchor_weight": self.anchor_weight,
-                "anchor_kind_weights": dict(self.anchor_kind_weights)}
+                "anchor_kind_weights": dict(self.anchor_kind_weights), "anchor_version": self.anchor_version}
 
     def attach(self, game: BatchedGame) -> AnchoredPolicy:
-        """Build the anchor agent for ``game`` (the game this policy plays) and the bonus of each of its actions
-        (``ValueError`` for an anchor or an action kind ``game`` does not have); returns the policy."""
+        """Build the anchor agent for ``game`` (the game this policy plays) and the bonus of each of its actions;
+        returns the policy. ``ValueError`` for an anchor or an action kind ``game`` does not have, or an anchor whose
+        behaviour version is not :attr:`anchor_version` (the residual was learnt on another anchor's play)."""
         check_anchor_name(game.name, self.anchor)
         check_anchor_kinds(game, self.anchor_kind_weights)
         weights = [self.anchor_kind_weights.get(action_kind(n), self.anchor_weight) for n in game.action_names()]
+        agent = make_agent(self.anchor, game)
+        if self.anchor_version is None:
+            self.anchor_version = agent.version
+        elif self.anchor_version != agent.version:
+            raise ValueError(f"the policy was trained on anchor {self.anchor} v{self.anchor_version}, and this "
+                             f"cardgym's {self.anchor} is v{agent.version}")
         self._weight_of_action = th.tensor(weights, dtype=th.float32)
-        self.anchor_agent = make_agent(self.anchor, game)
+        self.anchor_agent = agent
         return self
 
     def bonus(self, obs: th.Tensor, action_masks: Any) -> th.Tensor:

@@ -150,7 +150,8 @@ def policy_settings(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
         "optimizer": _name_of(OPTIMIZERS, policy.optimizer_class, "optimizer"),
         "optimizer_kwargs": dict(policy.optimizer_kwargs),
         **({"anchor": policy.anchor, "anchor_weight": policy.anchor_weight,
-            "anchor_kind_weights": dict(policy.anchor_kind_weights)} if isinstance(policy, AnchoredPolicy) else {}),
+            "anchor_kind_weights": dict(policy.anchor_kind_weights), "anchor_version": policy.anchor_version}
+           if isinstance(policy, AnchoredPolicy) else {}),
     }
 
 
@@ -209,7 +210,10 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
     anchored = {}
     if cls is AnchoredPolicy:
         anchored = {"anchor": section.get("anchor"), "anchor_weight": section.get("anchor_weight"),
-                    "anchor_kind_weights": section.get("anchor_kind_weights", {})}  # absent in files before it
+                    "anchor_kind_weights": section.get("anchor_kind_weights", {}),  # absent in files before them
+                    "anchor_version": section.get("anchor_version")}
+        if anchored["anchor_version"] is not None:
+            field(section, "anchor_version", "positive integer", path, "policy")
         try:
             check_anchor(anchored["anchor"], anchored["anchor_weight"], anchored["anchor_kind_weights"])
         except ValueError as e:

@@ -70,9 +70,16 @@ def test_the_model_file_records_another_anchor_and_plays_it(tmp_path: Path) -> N
     model = anchored_model(game, anchor="reader")
     path = save_model(model, tmp_path / "model.zip", game)
     with zipfile.ZipFile(path) as z:
-        assert json.loads(z.read(METADATA_NAME))["policy"]["anchor"] == "reader"
-    loaded = PPOAgent(game, path)
+        content = {name: z.read(name) for name in z.namelist()}
+    meta = json.loads(content[METADATA_NAME])
     reader = make_agent("reader", game)
+    assert (meta["policy"]["anchor"], meta["policy"]["anchor_version"]) == ("reader", reader.version)
+    del meta["policy"]["anchor_version"]  # a file from before versions were recorded: loaded, not checked
+    content[METADATA_NAME] = json.dumps(meta).encode()
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in content.items():
+            z.writestr(name, data)
+    loaded = PPOAgent(game, path)
     obs, mask = decisions(game, 4, 30)
     rng = np.random.default_rng(0)
     np.testing.assert_array_equal(loaded.act(obs, mask, rng), reader.act(obs, mask, rng))
@@ -146,6 +153,9 @@ def test_the_model_file_records_the_anchor_and_plays_the_same(tmp_path: Path) ->
     ("anchor", "random", "unknown anchor 'random'"),
     ("anchor", None, "unknown anchor None"),
     ("anchor", "reader", "tripoli has no anchor 'reader' (its anchors: heuristic)"),
+    ("anchor_version", 99, "the policy was trained on anchor heuristic v99, and this cardgym's heuristic is v"),
+    ("anchor_version", 0, "policy.anchor_version must be a positive integer, got 0"),
+    ("anchor_version", "2", "policy.anchor_version must be a positive integer, got '2'"),
     ("anchor_weight", 0, "anchor_weight must be a positive finite number, got 0"),
     ("anchor_weight", "3", "anchor_weight must be a positive finite number, got '3'"),
     ("anchor_weight", True, "anchor_weight must be a positive finite number, got True"),
