@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Agent, check_agent
-from agents.zoo import BOTS, bot_class
+from agents.zoo import BOTS, bot_class, class_at
 from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame
 
@@ -150,7 +150,7 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
         return _build(bot_class(game.name, spec), game, spec)
     anchor_bots = ANCHOR_BOTS.get(game.name, {})
     if spec in anchor_bots:
-        return _build(_import_class(anchor_bots[spec], spec), game, spec)
+        return _build(class_at(anchor_bots[spec]), game, spec)
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]
         if not Path(path).is_file():

@@ -61,16 +61,20 @@ def bot_names(game: str) -> list[str]:
     return list(BOTS.get(game, {}))
 
 
+def class_at(path: str) -> type:
+    """The class at ``path`` (``"module:Class"`` of a module of this project)."""
+    module_name, _, cls_name = path.partition(":")
+    return getattr(importlib.import_module(module_name), cls_name)
+
+
 def bot_class(game: str, name: str) -> type:
     """The class registered as ``name`` for ``game`` (``KeyError`` if there is none)."""
-    module_name, _, cls_name = BOTS[game][name].partition(":")
-    return getattr(importlib.import_module(module_name), cls_name)
+    return class_at(BOTS[game][name])
 
 
 def bot_info(name: str, path: str) -> BotInfo:
     """The :class:`BotInfo` of the class at ``path`` (``"module:Class"``) under ``name``."""
-    module_name, _, cls_name = path.partition(":")
-    cls = getattr(importlib.import_module(module_name), cls_name)
+    cls = class_at(path)
     lines = (cls.__doc__ or "").strip().splitlines()
     summary = lines[0] if lines else ""
     return BotInfo(name=name, version=int(getattr(cls, "version", 1)), summary=summary, path=path)
