@@ -14,9 +14,14 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections import namedtuple
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+
+_KERNEL_TUPLE_NAMES: set[str] = set()
+"""The class names :func:`kernel_tuple` has given out in this process."""
 
 _BOUND = "_records"
 """The attribute of a state holding ``(record array, the field views)``."""
@@ -74,3 +79,20 @@ def records(state: Any, fields: dict[str, tuple]) -> np.ndarray:
         view[...] = getattr(state, name)
     bind(state, rec, views)
     return rec
+
+
+def kernel_tuple(name: str, fields: Sequence[str]) -> type:
+    """A namedtuple class for the arguments a game's kernels take beside the records (its rules, its arrays outside
+    the records), named ``name``, which must be unique in the process (a second use raises ``ValueError``).
+
+    Why unique: numba's dispatcher finds the compiled version of a function from a fingerprint of its arguments,
+    and the fingerprint of a namedtuple holds its class *name*, its field names and its values' types, not the class
+    itself. Two games with a class ``Extra`` of the same fields and array types share one fingerprint; once one game
+    has run, the other's calls take the fingerprint to the first game's type, find no compiled version of it, and
+    are typed again in Python (about 1 ms a call): one table of the second game played 20-30 times slower in a
+    process that had played the first. Game-prefixed names (``TripoliExtra``) keep every fingerprint apart.
+    """
+    if name in _KERNEL_TUPLE_NAMES:
+        raise ValueError(f"kernel_tuple: the name {name!r} is taken; numba would confuse the two classes")
+    _KERNEL_TUPLE_NAMES.add(name)
+    return namedtuple(name, fields)

@@ -10,14 +10,13 @@ loop is :func:`envs.flipflop.observation.observe`. Card sets are ace-low ``uint6
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numba
 import numpy as np
 
 from envs.core import play
 from envs.core.bits import lowest, popcount
 from envs.core.forced import clear_report, report_move
+from envs.core.records import kernel_tuple
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
 from envs.flipflop import actions as T
 from envs.flipflop.state import (
@@ -38,11 +37,11 @@ from envs.flipflop.state import (
     WENT_OUT,
 )
 
-Extra = namedtuple("Extra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
+Extra = kernel_tuple("FlipFlopExtra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the stacked decks and the forced-move
 report (:mod:`envs.core.forced`), batch axis first."""
-Rules = namedtuple("Rules", ("n", "session", "until_one_left", "num_deals", "max_deals", "max_turns", "claim_on_deal",
-                             "auto_forced", "stake", "start"))
+Rules = kernel_tuple("FlipFlopRules", ("n", "session", "until_one_left", "num_deals", "max_deals", "max_turns",
+                                       "claim_on_deal", "auto_forced", "stake", "start"))
 """The configuration as the kernels take it (``claim_on_deal``: ``declare_49_50 == "deal"``; ``start``: the money
 each seat starts with, ``bankroll`` in a session, else 0)."""
 

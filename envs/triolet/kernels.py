@@ -13,8 +13,6 @@ and calls :func:`resume_tables` for it, which goes on.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numba
 import numpy as np
 
@@ -22,6 +20,7 @@ from envs.core import play
 from envs.core.bits import bit, lowest, popcount
 from envs.core.cards import DECK_SIZE, NUM_RANKS
 from envs.core.forced import clear_report, report_move
+from envs.core.records import kernel_tuple
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
 from envs.triolet import multiset as ms
 from envs.triolet.actions import (
@@ -38,10 +37,11 @@ from envs.triolet.actions import (
 )
 from envs.triolet.state import PLAY_PHASE, SWAP_PHASE
 
-Extra = namedtuple("Extra", ("forced_count", "forced_seat", "forced_action", "forced_card"))
+Extra = kernel_tuple("TrioletExtra", ("forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the forced-move report
 (:mod:`envs.core.forced`), batch axis first."""
-Rules = namedtuple("Rules", ("n", "deck_size", "faceup_sets", "max_turns", "show_failed_facedown", "auto_forced"))
+Rules = kernel_tuple("TrioletRules", ("n", "deck_size", "faceup_sets", "max_turns", "show_failed_facedown",
+                                      "auto_forced"))
 """The configuration as the kernels take it (:class:`envs.triolet.config.TrioletConfig`; ``n`` players, a deck of
 ``deck_size`` cards)."""
 

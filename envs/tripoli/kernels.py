@@ -15,8 +15,6 @@ the game widens the arrays and calls :func:`resume_tables` for it.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numba
 import numpy as np
 
@@ -24,6 +22,7 @@ from envs.core import play
 from envs.core.bits import bit, lowest, popcount
 from envs.core.forced import clear_report, report_move
 from envs.core.poker import evaluate_one
+from envs.core.records import kernel_tuple
 from envs.core.rng import STREAM_BOARD, STREAM_DEALER, shuffle_into, uniform_int
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP
 from envs.tripoli.state import (
@@ -46,10 +45,10 @@ from envs.tripoli.state import (
     SPACE_SEQUENCE,
 )
 
-Extra = namedtuple("Extra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
+Extra = kernel_tuple("TripoliExtra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the stacked decks and the forced-move
 report (:mod:`envs.core.forced`), batch axis first."""
-Rules = namedtuple("Rules", (
+Rules = kernel_tuple("TripoliRules", (
     "n", "spare_hand", "max_bid", "pays_in_play", "select_best", "opener_is_dealer", "bet_limit", "max_raises",
     "leader", "first_lead_lowest", "alternate", "suit_auction", "seq_rank", "dead_shown", "cosmo", "num_deals",
     "final_round", "final_pots", "auto_forced", "spare_phase", "bid", "name_suit", "select", "check", "call", "fold",
