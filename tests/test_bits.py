@@ -26,7 +26,7 @@ def test_bit_and_has(mask: int, card: int) -> None:
 
 
 # ----- the deck shuffle's sort (envs/core/rng.py) --------------------------------------------------------------------
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(keys=st.lists(st.one_of(st.integers(0, 2**64 - 1), st.integers(0, 3), st.integers(2**63, 2**63 + 2),
                                st.sampled_from([0, 2**57 - 1, 2**57, 2**64 - 1])), min_size=1, max_size=120))
 def test_stable_order_is_numpys_stable_argsort(keys: list[int]) -> None:
