@@ -26,7 +26,7 @@ from agents.registry import make_agent
 from envs.core.game import sample_legal
 from envs.registry import make_game
 
-order = sys.argv[1:]
+order = [name for name in sys.argv[1:] if not name.startswith("--")]
 slow = []
 compile_for_args = Dispatcher._compile_for_args
 
@@ -50,6 +50,11 @@ def play(name, steps=40):
 
 for name in order:  # every kernel compiled or loaded, each game after the others
     play(name)
+if "--cache-misses" in sys.argv:
+    dispatchers = {d for m in list(sys.modules.values()) if (getattr(m, "__name__", "") or "").startswith("envs.")
+                   for d in vars(m).values() if isinstance(d, Dispatcher)}
+    print(json.dumps(sorted(d.py_func.__qualname__ for d in dispatchers if d.stats.cache_misses)))
+    sys.exit()
 Dispatcher._compile_for_args = counting
 report = {}
 for name in order:
@@ -69,6 +74,16 @@ def test_each_game_keeps_fast_dispatch_after_the_others(order: list[str]) -> Non
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {name: [] for name in order}
+
+
+def test_compiled_kernels_load_from_the_disk_cache() -> None:
+    """A second fresh process that plays every game compiles nothing: every kernel loads from numba's on-disk cache
+    (a kernel argument whose class numba cannot find again by module and name makes every process compile anew)."""
+    probe = [sys.executable, "-c", PROBE, *GAMES, "--cache-misses"]
+    for _ in range(2):  # the first process may compile and writes the cache
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=900, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
 
 
 def test_kernel_arguments_of_different_games_never_share_a_fingerprint() -> None:

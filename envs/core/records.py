@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import sys
 from collections import namedtuple
 from collections.abc import Sequence
 from typing import Any
@@ -83,7 +84,9 @@ def records(state: Any, fields: dict[str, tuple]) -> np.ndarray:
 
 def kernel_tuple(name: str, fields: Sequence[str]) -> type:
     """A namedtuple class for the arguments a game's kernels take beside the records (its rules, its arrays outside
-    the records), named ``name``, which must be unique in the process (a second use raises ``ValueError``).
+    the records), named ``name``, which must be unique in the process (a second use raises ``ValueError``) and be
+    the name the caller's module binds it to: the class belongs to the caller's module, so numba's on-disk cache can
+    find it again by module and name (a class it cannot find is a cache miss: every process compiles anew).
 
     Why unique: numba's dispatcher finds the compiled version of a function from a fingerprint of its arguments,
     and the fingerprint of a namedtuple holds its class *name*, its field names and its values' types, not the class
@@ -95,4 +98,4 @@ def kernel_tuple(name: str, fields: Sequence[str]) -> type:
     if name in _KERNEL_TUPLE_NAMES:
         raise ValueError(f"kernel_tuple: the name {name!r} is taken; numba would confuse the two classes")
     _KERNEL_TUPLE_NAMES.add(name)
-    return namedtuple(name, fields)
+    return namedtuple(name, fields, module=sys._getframe(1).f_globals["__name__"])

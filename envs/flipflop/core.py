@@ -65,7 +65,7 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
     def __init__(self, num_players: int = 4, **options) -> None:
         super().__init__(num_players, **options)
         cfg = self.config
-        self._rules = K.Rules(
+        self._rules = K.FlipFlopRules(
             n=num_players, session=cfg.session, until_one_left=cfg.until_one_left, num_deals=cfg.num_deals,
             max_deals=cfg.max_deals, max_turns=cfg.max_turns, claim_on_deal=cfg.declare_49_50 == "deal",
             auto_forced=cfg.auto_forced, stake=float(cfg.stake),
@@ -112,10 +112,10 @@ class FlipFlopGame(BatchedGame[FlipFlopState]):
             return -4.0 * cfg.stake, float(n * cfg.bankroll) * cfg.stake
         return -1.0 * cfg.stake, float(4 * n - 1) * cfg.stake
 
-    def _kernel_args(self, s: FlipFlopState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+    def _kernel_args(self, s: FlipFlopState) -> tuple[np.ndarray, K.FlipFlopRules, K.FlipFlopExtra]:
         """The table records of ``s``, the rules and the arrays outside the records, as the kernels take them."""
         return (records.records(s, self._fields), self._rules,
-                K.Extra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
+                K.FlipFlopExtra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
 
     def _observe(self, state: FlipFlopState, seats: np.ndarray, out: np.ndarray) -> None:
         observation.observe(self, state, seats, out)

@@ -1,8 +1,8 @@
 """Flip Flop's rules as compiled per-table kernels (numba), and the batch loops the game class calls.
 
 Each rule function works on one table: its record ``t`` (:mod:`envs.core.records`; ``t.hands[p]`` is seat ``p``'s
-hand), the arrays outside the records ``x`` (:data:`Extra`) and the table's index ``b``; it reads like the rules
-file (rule ids in comments). The batch entry points (:func:`init_tables`, :func:`redeal_tables`,
+hand), the arrays outside the records ``x`` (:data:`FlipFlopExtra`) and the table's index ``b``; it reads like the
+rules file (rule ids in comments). The batch entry points (:func:`init_tables`, :func:`redeal_tables`,
 :func:`play_tables`) loop over the tables inside compiled code: one call from Python per batch; the observation's
 loop is :func:`envs.flipflop.observation.observe`. Card sets are ace-low ``uint64`` masks (see
 :mod:`envs.flipflop.actions`).
@@ -37,11 +37,11 @@ from envs.flipflop.state import (
     WENT_OUT,
 )
 
-Extra = kernel_tuple("FlipFlopExtra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
+FlipFlopExtra = kernel_tuple("FlipFlopExtra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the stacked decks and the forced-move
 report (:mod:`envs.core.forced`), batch axis first."""
-Rules = kernel_tuple("FlipFlopRules", ("n", "session", "until_one_left", "num_deals", "max_deals", "max_turns",
-                                       "claim_on_deal", "auto_forced", "stake", "start"))
+FlipFlopRules = kernel_tuple("FlipFlopRules", ("n", "session", "until_one_left", "num_deals", "max_deals", "max_turns",
+                                               "claim_on_deal", "auto_forced", "stake", "start"))
 """The configuration as the kernels take it (``claim_on_deal``: ``declare_49_50 == "deal"``; ``start``: the money
 each seat starts with, ``bankroll`` in a session, else 0)."""
 

@@ -61,7 +61,7 @@ class TrioletGame(BatchedGame[TrioletState]):
         self.cards = deck_cards(self.num_players)
         """Card ids of the deck (index → id), L1."""
         cfg = self.config
-        self._rules = K.Rules(n=self.num_players, deck_size=len(self.cards), faceup_sets=cfg.faceup_sets,
+        self._rules = K.TrioletRules(n=self.num_players, deck_size=len(self.cards), faceup_sets=cfg.faceup_sets,
                               max_turns=cfg.max_turns, show_failed_facedown=cfg.show_failed_facedown,
                               auto_forced=cfg.auto_forced)
         self._fields = record_fields(self.num_players, len(self.cards), NUM_ACTIONS)
@@ -103,10 +103,10 @@ class TrioletGame(BatchedGame[TrioletState]):
         return -1.0 / (self.num_players - 1), 1.0
 
     # ----- kernels -----------------------------------------------------------------------------------------------
-    def _kernel_args(self, state: TrioletState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+    def _kernel_args(self, state: TrioletState) -> tuple[np.ndarray, K.TrioletRules, K.TrioletExtra]:
         """The table records of ``state``, the rules and the arrays outside the records, as the kernels take them."""
         return (records.records(state, self._fields), self._rules,
-                K.Extra(state.forced_count, state.forced_seat, state.forced_action, state.forced_card))
+                K.TrioletExtra(state.forced_count, state.forced_seat, state.forced_action, state.forced_card))
 
     def _resume(self, state: TrioletState) -> Callable[[np.ndarray, np.ndarray], None]:
         """The kernel that goes on with forced moves at some tables of ``state``, for

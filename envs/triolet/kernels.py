@@ -1,8 +1,8 @@
 """Le triolet's rules as compiled per-table kernels (numba), and the batch loops the game class calls.
 
 Each rule function works on one table: its record ``t`` (:mod:`envs.core.records`; ``t.hand1[p]`` is a plane of
-seat ``p``'s hand) and, where it reports forced moves, the arrays ``x`` (:data:`Extra`) and the table's index ``b``;
-it reads like the rules file (rule ids in comments): the deal (L1, L3), the swap phase (L4) and
+seat ``p``'s hand) and, where it reports forced moves, the arrays ``x`` (:data:`TrioletExtra`) and the table's
+index ``b``; it reads like the rules file (rule ids in comments): the deal (L1, L3), the swap phase (L4) and
 the play (L5–L16). The batch entry points (:func:`init_tables`, :func:`redeal_tables`, :func:`play_tables`,
 :func:`resume_tables`) loop over the tables inside compiled code, one call from Python per batch.
 
@@ -37,11 +37,11 @@ from envs.triolet.actions import (
 )
 from envs.triolet.state import PLAY_PHASE, SWAP_PHASE
 
-Extra = kernel_tuple("TrioletExtra", ("forced_count", "forced_seat", "forced_action", "forced_card"))
+TrioletExtra = kernel_tuple("TrioletExtra", ("forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the forced-move report
 (:mod:`envs.core.forced`), batch axis first."""
-Rules = kernel_tuple("TrioletRules", ("n", "deck_size", "faceup_sets", "max_turns", "show_failed_facedown",
-                                      "auto_forced"))
+TrioletRules = kernel_tuple("TrioletRules", ("n", "deck_size", "faceup_sets", "max_turns", "show_failed_facedown",
+                                             "auto_forced"))
 """The configuration as the kernels take it (:class:`envs.triolet.config.TrioletConfig`; ``n`` players, a deck of
 ``deck_size`` cards)."""
 

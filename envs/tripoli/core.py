@@ -56,7 +56,7 @@ class TripoliGame(BatchedGame[TripoliState]):
         cfg = self.config
         self.actions = A = TripoliActions(cfg.max_bid, cfg.bet_limit)
         leader = "left_of_dealer" if cfg.cosmo else cfg.michigan_leader  # T19, T30
-        self._rules = K.Rules(
+        self._rules = K.TripoliRules(
             n=num_players, spare_hand=("full", "swap_only", "none").index(cfg.spare_hand), max_bid=cfg.max_bid,
             pays_in_play=cfg.pays_in_play, select_best=cfg.poker_select == "best",
             opener_is_dealer=cfg.poker_opener == "dealer", bet_limit=cfg.bet_limit, max_raises=cfg.max_raises,
@@ -131,10 +131,10 @@ class TripoliGame(BatchedGame[TripoliState]):
         return low, -low * (n - 1)
 
     # ================================================================== kernels
-    def _kernel_args(self, s: TripoliState) -> tuple[np.ndarray, K.Rules, K.Extra]:
+    def _kernel_args(self, s: TripoliState) -> tuple[np.ndarray, K.TripoliRules, K.TripoliExtra]:
         """The table records of ``s``, the rules and the arrays outside the records, as the kernels take them."""
         return (records.records(s, self._fields), self._rules,
-                K.Extra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
+                K.TripoliExtra(s.decks, s.forced_count, s.forced_seat, s.forced_action, s.forced_card))
 
     def _resume(self, state: TripoliState) -> Callable[[np.ndarray, np.ndarray], None]:
         """The kernel that goes on with forced moves at some tables of ``state``, for

@@ -1,7 +1,7 @@
 """Tripoli's rules as compiled per-table kernels (numba), and the batch loops the game class calls.
 
 Each rule function works on one table: its record ``t`` (:mod:`envs.core.records`; ``t.hands[p]`` is seat ``p``'s
-hand) and, where it deals or reports forced moves, the arrays ``x`` (:data:`Extra`) and the table's index ``b``;
+hand) and, where it deals or reports forced moves, the arrays ``x`` (:data:`TripoliExtra`) and the table's index ``b``;
 it reads like the rules file (rule ids in comments): the deal (T4–T12, T26), the poker stage
 (T13–T17, T28) and the Michigan stage (T18–T25, T30). Functions that can end a deal return ``True`` when it is
 over, and the caller then runs :func:`end_deal` (which can deal the next one): the kernels never call themselves.
@@ -45,10 +45,10 @@ from envs.tripoli.state import (
     SPACE_SEQUENCE,
 )
 
-Extra = kernel_tuple("TripoliExtra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
+TripoliExtra = kernel_tuple("TripoliExtra", ("decks", "forced_count", "forced_seat", "forced_action", "forced_card"))
 """The state's arrays outside the table records (their width varies): the stacked decks and the forced-move
 report (:mod:`envs.core.forced`), batch axis first."""
-Rules = kernel_tuple("TripoliRules", (
+TripoliRules = kernel_tuple("TripoliRules", (
     "n", "spare_hand", "max_bid", "pays_in_play", "select_best", "opener_is_dealer", "bet_limit", "max_raises",
     "leader", "first_lead_lowest", "alternate", "suit_auction", "seq_rank", "dead_shown", "cosmo", "num_deals",
     "final_round", "final_pots", "auto_forced", "spare_phase", "bid", "name_suit", "select", "check", "call", "fold",
