@@ -19,8 +19,3 @@ def rank_sets(masks: np.ndarray) -> np.ndarray:
     m = np.asarray(masks, dtype=np.uint64)[..., None]
     shifts = (np.arange(4, dtype=np.uint64) * np.uint64(13))
     return ((m >> shifts) & np.uint64(0x1FFF)).astype(np.int64)
-
-
-def first_true(choice: np.ndarray) -> np.ndarray:
-    """Index of the first True of each row of a ``(B, K)`` bool array (0 where none)."""
-    return np.argmax(choice, axis=1)

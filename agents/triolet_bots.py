@@ -16,7 +16,6 @@ from envs.triolet.actions import SEVEN, TEN, TWO
 from envs.triolet.core import TrioletGame
 
 _SPECIALS_FIRST = {TEN: 3, SEVEN: 2, TWO: 1}
-_CARD_RANK = np.arange(52) % 13
 _SAVER_VALUE = RANK_VALUE.copy()
 _SAVER_VALUE[[TEN, SEVEN, TWO]] = (-3, -2, -1)
 """Face-up value of the saver: the ordinary ranks in the L2 order, the specials below them (the 10 lowest)."""

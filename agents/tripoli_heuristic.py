@@ -42,11 +42,10 @@ from envs.core.cards import CARD_BITS, popcount
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
 from envs.tripoli.core import TripoliGame
 from envs.tripoli.observation import MAX_SEATS, OFFSETS, SCALARS
+from envs.tripoli.state import PAY_RANKS
 
 _SAMPLES = 4096
 _OPPONENT_VALUES: dict[int, np.ndarray] = {}
-PAY_RANKS = (12, 11, 10, 9, 8)
-"""Ranks of the pay-card spaces A, K, Q, J, 10 (layout indices 0–4)."""
 
 
 def opponent_values(k: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""One PettingZoo AEC face for every cardgym game (design.md: the face is the core at batch size 1).
+"""One PettingZoo AEC face for every cardgym game: the batched core of the game at batch size 1.
 
 ``CardGymEnv(game)`` wraps any :class:`~envs.core.game.BatchedGame`. Agents are ``player_0 … player_{n-1}``
 (common.md C6). Each observation is ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is all
@@ -76,7 +76,6 @@ class CardGymEnv(AECEnv):
         obs_box = spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32)
         mask_box = spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8)
         self._observation_space = spaces.Dict({"observation": obs_box, "action_mask": mask_box})
-        self._action_space = spaces.Discrete(game.num_actions)
         self._observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self.state_ = None

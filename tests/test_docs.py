@@ -3,6 +3,13 @@ and worked examples are checked against the code.
 
 - Every pointer written `` `path.py: Symbol.attr` `` (or `` `path.py` ``) names an existing file and a symbol defined
   there (a function, class or assignment at module level; then a method, property or field of that class).
+- A pointer into envs/, agents/ or training/ names code that runs: the symbol is reached by a chain of uses from the
+  entry points (the ``cardgym`` command, the registries, the PettingZoo modules; :mod:`tests.reachable`), so a
+  function or a constant that nothing calls or reads (a copy the kernels do not use) fails; and the attribute of
+  ``Symbol.attr`` is read somewhere in that code. A pointer into envs/ in a ``→`` list (the code that implements a
+  rule) must be reached from the engine alone (the games of the registry and the PettingZoo modules), not only
+  through an agent or the command line. Only a pointer in the text may name a public method of a game class that
+  the code does not call: users call it.
 - Every relative link of docs/*.md leads to an existing file (and heading).
 - docs/<game>.md defines its rule ids (a list item opening with the bold id) once each, in order, without gaps;
   every rule id that the code cites (envs/, agents/, training/) is defined in docs/.
@@ -15,7 +22,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import importlib
 import re
+import textwrap
 from functools import cache
 from pathlib import Path
 
@@ -24,8 +33,10 @@ import pytest
 
 from agents.registry import AgentSpecError, make_agent
 from envs.core.cards import RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS
-from envs.registry import GAMES, game_class, make_game
+from envs.core.game import BatchedGame
+from envs.registry import GAMES, VERSIONS, game_class, make_game
 from envs.tripoli.observation import OFFSETS, SCALARS
+from tests.reachable import MODULE_CODE, Project
 from training.cli import main as cardgym
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,11 +47,18 @@ RULE_PAGES = {"tripoli.md": "T", "triolet.md": "L", "flipflop.md": "F", "common.
 LEAST_RULES = {"T": 30, "L": 17, "F": 28, "C": 13}
 """The rules as of version 1 have at least this many ids per prefix; a page that stops short lost some."""
 POINTER = re.compile(r"`((?:envs|agents|training|tests|benchmarks|docs)/[\w/]+\.py)(?:: ([\w.]+))?`")
+ARROW_LIST = re.compile(r"→(?:\s*`[^`]+`,?)+")
+"""A ``→`` list: the code that implements the rule or paragraph before it."""
 POINTER_START = re.compile(r"`(?:envs|agents|training|tests|benchmarks|docs)/")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 RULE_DEF = re.compile(r"^- \*\*([A-Z])(\d+)\b", re.MULTILINE)
 RULE_CITE = re.compile(r"\b([CTLF])(\d{1,2})\b")
 TO_CALL = OFFSETS["scalars"][0] + SCALARS.index("to_call")
+CODE = ("envs", "agents", "training")
+"""The packages whose pointers must name code that runs."""
+ENGINE_MODULES = ("envs.registry", *(f"envs.{g}_v{v}" for g, v in VERSIONS.items()))
+"""The engine's modules whose public names are what a user calls: the registry of the games and the PettingZoo
+modules."""
 
 
 def text(page: str) -> str:
@@ -75,11 +93,45 @@ def pointers() -> list[tuple[str, str, str | None]]:
     return [(page.name, m[1], m[2]) for page in PAGES for m in POINTER.finditer(page.read_text(encoding="utf-8"))]
 
 
+def code_pointers() -> list[tuple[str, str, str, bool]]:
+    """(page, path, symbol, whether in a ``→`` list) of the pointers with a symbol into :data:`CODE`."""
+    out = []
+    for page in PAGES:
+        body = page.read_text(encoding="utf-8")
+        lists = [m.span() for m in ARROW_LIST.finditer(body)]
+        for m in POINTER.finditer(body):
+            if m[2] and m[1].startswith(tuple(f"{c}/" for c in CODE)):
+                out.append((page.name, m[1], m[2], any(a <= m.start() < b for a, b in lists)))
+    return out
+
+
+def entry_points(project: Project, engine: bool) -> list[tuple[str, str]]:
+    """The engine's: the ``envs`` package (it registers the PettingZoo environments) and the public names of
+    :data:`ENGINE_MODULES`; then, unless ``engine``, the ``cardgym`` command (pyproject's ``[project.scripts]``) and
+    the agents' registry."""
+    roots = [("envs", MODULE_CODE)]
+    for module in ENGINE_MODULES + (() if engine else ("agents.registry",)):
+        roots += sorted(project.public(module))
+    return roots + ([] if engine else [("training.cli", "main")])
+
+
+@cache
+def running_code() -> tuple[Project, set[tuple[str, str]], set[tuple[str, str]], set[str]]:
+    """The project's code, its nodes reached from the engine's entry points, those reached from all of them, and the
+    attribute names the latter read."""
+    project = Project(ROOT, CODE)
+    live = project.reachable(entry_points(project, engine=False))
+    engine = project.reachable(entry_points(project, engine=True))
+    return project, engine, live, set().union(*(project.attributes(*node) for node in live))
+
+
 # ----- pointers and links ------------------------------------------------------------------------------------------
 def test_docs_exist_and_have_pointers():
     assert {p.name for p in PAGES} >= {"README.md", "common.md", "tripoli.md", "triolet.md", "flipflop.md",
                                        "agents.md"}
     assert len(pointers()) > 100
+    listed = [p for p in code_pointers() if p[3]]
+    assert len(listed) > 100 and ("common.md", "envs/core/cards.py", "is_red", True) in listed
 
 
 @pytest.mark.parametrize("page", [p.name for p in PAGES])
@@ -102,6 +154,72 @@ def test_pointer_names_an_existing_symbol(page: str, path: str, symbol: str | No
     if rest:
         assert len(rest) == 1 and head in table, f"{page}: `{path}: {symbol}`: {head} is not a class of {path}"
         assert rest[0] in table[head], f"{page}: `{path}: {symbol}`: class {head} defines no {rest[0]}"
+
+
+@pytest.mark.parametrize(("page", "path", "symbol", "listed"), code_pointers())
+def test_pointer_names_code_that_runs(page: str, path: str, symbol: str, listed: bool):
+    """The code a pointer names does the work: the game's code calls or reads it (a function the kernels inline by
+    hand, or a copy of a constant nobody imports, is not the implementation of anything)."""
+    project, engine, live, attributes = running_code()
+    module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    head, _, attr = symbol.partition(".")
+    node = project.resolve(module, head)
+    assert node in live, (
+        f"{page}: `{path}: {symbol}`: nothing reached from the entry points uses {head}; point at the code that does "
+        "the work, or make that code call it")
+    assert node in engine or not (listed and path.startswith("envs/")), (
+        f"{page}: `{path}: {symbol}`: only agents or the command line use {head}, not the engine")
+    if attr and attr not in attributes:
+        cls = getattr(importlib.import_module(module), head)
+        api = issubclass(cls, BatchedGame) and not attr.startswith("_") and callable(getattr(cls, attr))
+        assert api and not listed, f"{page}: `{path}: {symbol}`: no code reached from the entry points reads .{attr}"
+
+
+def test_the_use_check_can_fail(tmp_path: Path):
+    """A constant defined twice, the kernels reading their own copy, and a colour function nobody calls (C2 before
+    issue 29): the check reaches the kernels' copy and what the kernels call, not the rest."""
+    files = {
+        "game/__init__.py": "",
+        "game/cards.py": """
+            def is_red(suit):
+                return suit in (1, 2)
+
+            def suit_of(card):
+                return card // 13
+            """,
+        "game/state.py": """
+            SUIT_IS_RED = (False, True, True, False)
+            NUM_SPACES = 9
+            """,
+        "game/kernels.py": """
+            from game.cards import suit_of
+            from game.state import NUM_SPACES
+            SUIT_IS_RED = (False, True, True, False)
+
+            def lead(card):
+                return SUIT_IS_RED[suit_of(card)] and NUM_SPACES
+
+            def partner(card):
+                return 3 - suit_of(card)
+            """,
+        "game/core.py": """
+            from game import kernels as K
+
+            class Game:
+                def step(self, card):
+                    return K.lead(card)
+            """,
+        "game/registry.py": 'GAMES = {"game": "game.core:Game"}',
+    }
+    for name, body in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(body))
+    project = Project(tmp_path, ["game"])
+    live = project.reachable([("game.registry", "GAMES")])
+    assert {("game.core", "Game"), ("game.kernels", "lead"), ("game.kernels", "SUIT_IS_RED"), ("game.cards", "suit_of"),
+            ("game.state", "NUM_SPACES")} <= live
+    assert project.unused([("game.registry", "GAMES")]) == [
+        ("game.cards", "is_red"), ("game.kernels", "partner"), ("game.state", "SUIT_IS_RED")]
 
 
 def anchors(page: Path) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from pettingzoo.test import api_test
 
 from envs import flipflop_v1
-from envs.flipflop.core import hand_totals
+from envs.flipflop.actions import SUIT_POINTS
 from envs.registry import make_game
 
 SEEDS = 3000
@@ -22,6 +22,11 @@ CASES = (
     + [("flipflop", n, {"declare_49_50": "first_turn"}) for n in (2, 7)]
     + [("flipflop", n, {"until_one_left": True, "max_deals": 1}) for n in (2, 7)]
 )
+
+
+def hand_totals(hands: np.ndarray) -> np.ndarray:
+    """F2: the point total of each ace-low mask (any shape), one table look-up per suit."""
+    return sum(SUIT_POINTS[(hands >> np.uint64(13 * k)) & np.uint64(0x1FFF)] for k in range(4))
 
 
 @pytest.mark.parametrize(("game_name", "n", "options"), CASES, ids=[f"{g}-{n}p-{o}" for g, n, o in CASES])

@@ -16,6 +16,8 @@ from envs.flipflop import actions as T
 from tests.seeded import seeded_legal_actions
 
 ALL = (1 << 52) - 1
+LOW_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+"""``LOW_BITS[b]``: the mask of ace-low bit ``b`` (the engine's card sets are ace-low masks)."""
 OPTIONS = st.sampled_from([{}, {"num_deals": 4, "bankroll": 6}, {"until_one_left": True, "bankroll": 3}])
 
 
@@ -30,7 +32,7 @@ def policy(s, step: int) -> np.ndarray:
 
 def stock_masks(s) -> np.ndarray:
     live = np.arange(52) >= s.stock_pos[:, None]
-    return np.where(live, T.LOW_BITS[s.deck], np.uint64(0)).sum(axis=1, dtype=np.uint64)
+    return np.where(live, LOW_BITS[s.deck], np.uint64(0)).sum(axis=1, dtype=np.uint64)
 
 
 @settings(max_examples=15, deadline=None)
@@ -48,7 +50,7 @@ def test_c10_f3_money_and_cards_conserved_every_step(n, seed, options):
         np.testing.assert_allclose(s.bank.sum(axis=1) + s.pots.sum(axis=1), money, atol=1e-9)
         # C10: sum of balance changes + change of money on the table = 0.
         np.testing.assert_allclose(s.rewards.sum(axis=1) + s.pots.sum(axis=1) - pots_before, 0, atol=1e-9)
-        pile = np.where(np.arange(52) < s.pile_len[:, None], T.LOW_BITS[s.pile], np.uint64(0))
+        pile = np.where(np.arange(52) < s.pile_len[:, None], LOW_BITS[s.pile], np.uint64(0))
         places = np.concatenate([s.hands, s.spreads, pile, stock_masks(s)[:, None]], axis=1)
         assert (np.bitwise_count(places).sum(axis=1) == 52).all()
         assert (np.bitwise_or.reduce(places, axis=1) == ALL).all()

@@ -61,9 +61,8 @@ def test_writing_through_a_field_reaches_the_kernels() -> None:
 
 
 def test_a_record_dtype_stores_booleans_as_bytes() -> None:
-    dtype = records.record_dtype({"flag": (np.bool_, ()), "hands": (np.uint64, (3,))})
-    assert dtype["flag"] == np.uint8 and dtype["hands"].shape == (3,)
     rec, views = records.allocate(4, {"flag": (np.bool_, ()), "hands": (np.uint64, (3,))})
+    assert rec.dtype["flag"] == np.uint8 and rec.dtype["hands"].shape == (3,)
     views["flag"][2] = True
     assert rec["flag"].tolist() == [0, 0, 1, 0] and views["flag"].dtype == np.bool_
 

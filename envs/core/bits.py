@@ -22,12 +22,6 @@ def bit(card):
     return np.uint64(1) << np.uint64(card)
 
 
-@numba.njit(cache=True, inline="always")
-def has(mask, card):
-    """Whether ``mask`` holds card ``card``."""
-    return (mask >> np.uint64(card)) & np.uint64(1) != np.uint64(0)
-
-
 @numba.njit(cache=True)
 def popcount(mask):
     """Number of cards in ``mask``."""
@@ -46,17 +40,3 @@ def lowest(mask):
         return -1
     low = x & (~x + np.uint64(1))
     return _DEBRUIJN_INDEX[np.int64((low * np.uint64(_DEBRUIJN)) >> np.uint64(58))]
-
-
-@numba.njit(cache=True)
-def highest(mask):
-    """The highest card id in ``mask`` (-1 for an empty mask)."""
-    x = np.uint64(mask)
-    if x == np.uint64(0):
-        return -1
-    h = 0
-    for step in (32, 16, 8, 4, 2, 1):
-        if x >> np.uint64(step) != np.uint64(0):
-            x >>= np.uint64(step)
-            h += step
-    return h

@@ -2,13 +2,15 @@
 
 A card is an int ``suit * 13 + rank`` with suits clubs, diamonds, hearts, spades (0–3) and ranks 2 … A (0–12)
 (C1). A card of a second deck is ``52 + card`` (C3). A set of cards of one deck is a ``uint64`` whose bit ``c``
-is card ``c``: runs, "lowest card of a suit" and counts are then a few bit operations over a whole batch.
+is card ``c``: runs, "lowest card of a suit" and counts are then a few bit operations over a whole batch. The
+colours (C2) are compiled (numba) for the kernels, and callable from Python too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numba
 import numpy as np
 
 NUM_SUITS = 4
@@ -20,10 +22,7 @@ RANK_LETTERS = "23456789TJQKA"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 
 ONE = np.uint64(1)
-ZERO = np.uint64(0)
 ALL_CARDS = np.uint64((1 << DECK_SIZE) - 1)
-#: ``SUIT_MASKS[s]`` holds the 13 cards of suit ``s``.
-SUIT_MASKS = np.array([((1 << NUM_RANKS) - 1) << (NUM_RANKS * s) for s in range(NUM_SUITS)], dtype=np.uint64)
 #: ``CARD_BITS[c]`` is the mask of card ``c`` alone.
 CARD_BITS = np.array([1 << c for c in range(DECK_SIZE)], dtype=np.uint64)
 
@@ -38,14 +37,16 @@ def rank_of(card: int | np.ndarray) -> int | np.ndarray:
     return card % NUM_RANKS
 
 
-def is_red(suit: int | np.ndarray) -> bool | np.ndarray:
-    """C2: diamonds and hearts are red, clubs and spades black."""
-    return (suit == DIAMONDS) | (suit == HEARTS)
+@numba.njit(cache=True, inline="always")
+def is_red(suit):
+    """C2: whether suit ``suit`` (0–3) is red: diamonds and hearts are red, clubs and spades black."""
+    return suit == DIAMONDS or suit == HEARTS
 
 
-def partner_suit(suit: int | np.ndarray) -> int | np.ndarray:
-    """C2: the other suit of the same colour (clubs ↔ spades, diamonds ↔ hearts)."""
-    return 3 - suit
+@numba.njit(cache=True, inline="always")
+def partner_suit(suit):
+    """C2: the other suit of the same colour as suit ``suit`` (clubs ↔ spades, diamonds ↔ hearts)."""
+    return SPADES - suit
 
 
 def card_str(card: int, unicode: bool = False) -> str:
@@ -82,22 +83,6 @@ def popcount(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(masks).astype(np.int64)
 
 
-def lowest_card(masks: np.ndarray) -> np.ndarray:
-    """Id of the lowest card in each mask (the lowest set bit); 64 where the mask is empty."""
-    masks = np.asarray(masks, dtype=np.uint64)
-    lowest_bit = masks & (~masks + ONE)
-    return np.bitwise_count(lowest_bit - ONE).astype(np.int64)
-
-
-def highest_card(masks: np.ndarray) -> np.ndarray:
-    """Id of the highest card in each mask (the highest set bit); -1 where the mask is empty."""
-    masks = np.asarray(masks, dtype=np.uint64)
-    filled = masks.copy()
-    for shift in (1, 2, 4, 8, 16, 32):
-        filled |= filled >> np.uint64(shift)
-    return np.bitwise_count(filled).astype(np.int64) - 1
-
-
 def mask_of(cards: Iterable[int]) -> np.uint64:
     """Mask of a collection of card ids of one deck."""
     m = 0
@@ -110,10 +95,3 @@ def cards_of(mask: int | np.uint64) -> list[int]:
     """Sorted card ids of one mask (not for the hot path)."""
     m = int(mask)
     return [c for c in range(DECK_SIZE) if m >> c & 1]
-
-
-def mask_to_bits(masks: np.ndarray) -> np.ndarray:
-    """Masks of any shape ``S`` → a ``S + (52,)`` array of 0/1 (for observations)."""
-    masks = np.ascontiguousarray(masks, dtype="<u8")
-    as_bytes = masks.view(np.uint8).reshape(masks.shape + (8,))
-    return np.unpackbits(as_bytes, axis=-1, bitorder="little")[..., :DECK_SIZE]

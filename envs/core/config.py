@@ -80,9 +80,3 @@ def make_config(cls: type[C], options: dict[str, Any]) -> C:
         game = getattr(cls, "game_name", cls.__name__)
         raise ConfigError(f"{game}: unknown option(s) {', '.join(unknown)}; known options: {', '.join(names)}")
     return cls(**options)
-
-
-def describe(cls: type) -> list[tuple[str, str, Any]]:
-    """(name, allowed values, default) of every option, for help texts."""
-    hints = typing.get_type_hints(cls)
-    return [(f.name, _allowed(f, hints[f.name]), f.default) for f in dataclasses.fields(cls)]

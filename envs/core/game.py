@@ -1,4 +1,4 @@
-"""The batched-game base class every game core derives from (design.md, "The batched core").
+"""The batched-game base class every game core derives from (the conventions it keeps: docs/common.md).
 
 A game holds a frozen configuration and works on a *state*: a dataclass of numpy arrays with the batch (table) axis
 first. Every state carries the fields of :class:`BatchState`; a game adds its own. ``init`` deals a batch of tables,

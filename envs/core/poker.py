@@ -32,7 +32,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .cards import ALL_CARDS, CARD_BITS, DECK_SIZE, NUM_RANKS, NUM_SUITS, RANK_LETTERS, popcount
+from .cards import ALL_CARDS, NUM_RANKS, NUM_SUITS, RANK_LETTERS, popcount
 
 CATEGORY_NAMES = (
     "high card",
@@ -46,7 +46,7 @@ CATEGORY_NAMES = (
     "straight flush",
 )
 HIGH_CARD, ONE_PAIR, TWO_PAIR, THREE_OF_A_KIND, STRAIGHT, FLUSH, FULL_HOUSE, FOUR_OF_A_KIND, STRAIGHT_FLUSH = range(9)
-#: ``category(v) == v // CATEGORY_BASE``.
+#: The category of a hand value ``v`` is ``v // CATEGORY_BASE``.
 CATEGORY_BASE = NUM_RANKS**5
 #: Value of a royal flush, the best hand.
 ROYAL_FLUSH_VALUE = STRAIGHT_FLUSH * CATEGORY_BASE + 12 * NUM_RANKS**4
@@ -220,24 +220,6 @@ def best_five(masks: np.ndarray) -> np.ndarray:
     and for a flush or straight flush present in several suits, the lowest suit.
     """
     return _evaluate(_check_masks(masks), want_cards=True)[1]
-
-
-def hand_rank(cards: np.ndarray) -> np.ndarray:
-    """Values (as :func:`mask_rank`) of five-card hands given as card ids, an int array of shape ``(..., 5)``."""
-    cards = np.asarray(cards)
-    if cards.ndim == 0 or cards.shape[-1] != 5 or not np.issubdtype(cards.dtype, np.integer):
-        raise ValueError(f"hand_rank wants integer card ids of shape (..., 5), got {cards.dtype} {cards.shape}")
-    if cards.size and (cards.min() < 0 or cards.max() >= DECK_SIZE):
-        raise ValueError("card ids must be in 0..51")
-    masks = np.bitwise_or.reduce(CARD_BITS[cards], axis=-1)
-    if np.any(popcount(masks) != 5):
-        raise ValueError("a five-card hand holds a card twice")
-    return _evaluate(masks, want_cards=False)[0]
-
-
-def category(values: np.ndarray | int) -> np.ndarray | int:
-    """Category 0 (high card) … 8 (straight flush) of hand values; index into :data:`CATEGORY_NAMES`."""
-    return values // CATEGORY_BASE
 
 
 def _rank_name(rank: int) -> str:

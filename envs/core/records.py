@@ -28,12 +28,6 @@ _BOUND = "_records"
 """The attribute of a state holding ``(record array, the field views)``."""
 
 
-def record_dtype(fields: dict[str, tuple]) -> np.dtype:
-    """The aligned record dtype of ``fields`` (name → (dtype, per-table shape stored[, shape seen])); booleans become
-    ``uint8``."""
-    return _layout(_key(fields))[0]
-
-
 def _key(fields: dict[str, tuple]) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
     return tuple((name, np.dtype(spec[0]).str, spec[1]) for name, spec in fields.items())
 

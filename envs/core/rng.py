@@ -20,7 +20,6 @@ _SALT = 0x632BE59BD9B4E019
 #: Stream ids: each use of randomness draws from its own stream so that changing one never shifts another.
 STREAM_SHUFFLE = 1
 STREAM_DEALER = 2
-STREAM_EXTRA = 3
 STREAM_BOARD = 4
 STREAM_RESET = 5
 

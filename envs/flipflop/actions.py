@@ -39,8 +39,6 @@ LOW_OF = (_SUITS * NUM_RANKS + (_RANKS + 1) % NUM_RANKS).astype(np.int64)
 """``LOW_OF[c]``: the ace-low bit of public card id ``c``."""
 PUB_OF = np.argsort(LOW_OF).astype(np.int64)
 """``PUB_OF[b]``: the public card id of ace-low bit ``b``."""
-LOW_BITS = np.uint64(1) << np.arange(DECK_SIZE, dtype=np.uint64)
-"""``LOW_BITS[b]``: mask of ace-low bit ``b``."""
 SUIT_LOW = np.array([np.uint64(0x1FFF) << np.uint64(13 * s) for s in range(4)], dtype=np.uint64)
 """Cards of each suit (the same bits in both layouts)."""
 ACES = np.uint64(sum(1 << (13 * s) for s in range(4)))

@@ -42,12 +42,6 @@ from envs.flipflop.config import FlipFlopConfig
 from envs.flipflop.state import FlipFlopState, record_fields
 
 
-def hand_totals(hands: np.ndarray) -> np.ndarray:
-    """F2: the point total of each mask (any shape), one table look-up per suit."""
-    suit_bits = np.uint64(0x1FFF)
-    return sum(T.SUIT_POINTS[(hands >> np.uint64(13 * k)) & suit_bits] for k in range(4))
-
-
 class FlipFlopGame(BatchedGame[FlipFlopState]):
     """Flip Flop for 2–7 players over a batch of tables (action and observation tables: ``envs/flipflop_v1.py``)."""
 

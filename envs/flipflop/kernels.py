@@ -15,6 +15,7 @@ import numpy as np
 
 from envs.core import play
 from envs.core.bits import lowest, popcount
+from envs.core.cards import partner_suit
 from envs.core.forced import clear_report, report_move
 from envs.core.records import kernel_tuple
 from envs.core.rng import STREAM_DEALER, shuffle_into, uniform_int
@@ -232,7 +233,7 @@ def start_deal(t, rules, x, b):
     # F9–F11, F24: the flip and flop pots go to the lowest dealt card of their suit among those who anted them.
     flip_suit = flip // 13
     for k in range(2):
-        suit = flip_suit if k == FLIP else 3 - flip_suit
+        suit = flip_suit if k == FLIP else partner_suit(flip_suit)
         best, winner = NO_CARD, -1
         for p in range(n):
             low = low_bit(t.hands[p] & SUIT_LOW[suit]) if t.anted[p, 1 + k] else NO_CARD
@@ -263,7 +264,7 @@ def begin_turn(t, rules, x, b, seat):
     t.had_turn[seat] = True
     flip_suit = t.flip_card // 13
     for k in range(2):
-        suit = flip_suit if k == FLIP else 3 - flip_suit
+        suit = flip_suit if k == FLIP else partner_suit(flip_suit)
         low = low_bit(t.hands[seat] & SUIT_LOW[suit])
         if low < NO_CARD and low - 13 * suit < t.low_shown[k]:
             t.shown |= U1 << np.uint64(low)
@@ -285,7 +286,7 @@ def show_rest(t, rules, x, b):
     n = rules.n
     flip_suit = t.flip_card // 13
     for k in range(2):
-        suit = flip_suit if k == FLIP else 3 - flip_suit
+        suit = flip_suit if k == FLIP else partner_suit(flip_suit)
         lowest_so_far = t.low_shown[k]
         for i in range(n):
             p = (t.dealer + 1 + i) % n

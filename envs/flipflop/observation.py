@@ -87,8 +87,6 @@ TAKEN_BY = SPEC.offset("taken_by") // 52
 """+ relative seat: the plane of the cards that seat took from the discard pile this deal."""
 KNOWN_IN = SPEC.offset("known") // 52
 """+ relative seat: the plane of the cards publicly known to be in that seat's hand now."""
-NUM_PLANES = KNOWN_IN + MAX_SEATS
-CARDS_SIZE = NUM_PLANES * 52
 SEATS_OFFSET = SPEC.offset(SEAT_FIELDS[0])
 """Per-seat values: field ``k`` of relative seat ``j`` is at ``SEATS_OFFSET + k * MAX_SEATS + j``."""
 TABLE_OFFSET = SPEC.offset("stock")

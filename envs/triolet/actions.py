@@ -43,11 +43,6 @@ def deck_cards(num_players: int) -> np.ndarray:
     return np.array([c for c in range(DECK_SIZE) if c % NUM_RANKS not in out], dtype=np.int16)
 
 
-def copies_per_card(num_players: int) -> np.ndarray:
-    """``(52,)`` how many copies of each card identity the table's deck holds (0, 1 or 2)."""
-    return np.bincount(deck_cards(num_players) % DECK_SIZE, minlength=DECK_SIZE).astype(np.int8)
-
-
 # ----- action table ----------------------------------------------------------------------------------------------
 MAX_COPIES = 8
 """With two decks a hand may hold eight cards of one rank."""
@@ -67,8 +62,6 @@ SWAP = READY + 1  # 187
 """``SWAP + 3 * i + j``: exchange hand card ``i`` (0–2, the hand sorted by card id, C1) with the face-up card in
 slot ``j`` (0–2) (L4). Of two equal hand cards (two decks) only the first may be named."""
 NUM_ACTIONS = SWAP + HAND_SIZE * HAND_SIZE  # 196
-PLAY_ACTIONS = READY
-"""Actions ``0 .. PLAY_ACTIONS - 1`` are the play-phase moves; the rest belong to the swap phase."""
 
 
 def action_name(action: int) -> str:

@@ -146,15 +146,6 @@ class TrioletGame(BatchedGame[TrioletState]):
             forced.widen_and_resume(state, idx, pending, self._resume(state))
         return bad
 
-    def settle(self, state: TrioletState, idx: np.ndarray | None = None) -> None:
-        """Recompute the masks of tables ``idx`` (default: all unfinished) and play their forced moves until each
-        waits on a decision (C8). Public for positions set up by editing a state (tests, puzzles)."""
-        idx = np.flatnonzero(~state.done) if idx is None else np.asarray(idx, np.int64)
-        forced.ensure(state, self.forced_capacity)
-        pending = np.zeros(idx.size, bool)
-        K.resume_tables(*self.kernel_args(state), idx, pending)
-        forced.widen_and_resume(state, idx, pending, self._resume(state))
-
     # ----- faces -------------------------------------------------------------------------------------------------
     def _observe(self, state: TrioletState, seats: np.ndarray, out: np.ndarray) -> None:
         observation.observe(self, state, seats, out)

@@ -20,6 +20,7 @@ import numpy as np
 
 from envs.core import play
 from envs.core.bits import bit, lowest, popcount
+from envs.core.cards import HEARTS, is_red
 from envs.core.forced import clear_report, report_move
 from envs.core.poker import evaluate_one
 from envs.core.records import kernel_tuple
@@ -36,6 +37,7 @@ from envs.tripoli.state import (
     P_SELECT,
     P_SPARE,
     P_SUIT_AUCTION,
+    PAY_RANKS,
     RANK_ACE,
     RANK_KING,
     RANK_QUEEN,
@@ -61,14 +63,10 @@ TripoliRules = kernel_tuple("TripoliRules", (
 SPARE_FULL, SPARE_SWAP_ONLY = 0, 1
 LEADER_POKER_WINNER, LEADER_DEALER = 0, 1
 FINAL_POKER, FINAL_POTS, FINAL_SHARE = 0, 1, 2
-HEARTS = 2
 ROOM = 14
 """Report slots a forced move needs free: the move and the at most 12 forced cards of a run it may start."""
 U0 = np.uint64(0)
 SUIT_BITS = np.uint64(0x1FFF)
-SUIT_IS_RED = np.array([False, True, True, False])
-PAY_RANKS = np.array([RANK_ACE, RANK_KING, RANK_QUEEN, 9, 8], np.int64)
-"""Rank of the pay card of layout spaces 0–4 (A, K, Q, J, 10)."""
 
 
 @numba.njit(cache=True, inline="always")
@@ -512,13 +510,13 @@ def lead_suits(t, r, hand, out):
     run = t.run_suit
     first = run < 0
     if r.alternate:
-        want_red = False if first else not SUIT_IS_RED[run]
+        want_red = False if first else not is_red(run)
         best = 99
         for k in range(4):
-            if low[k] < 99 and SUIT_IS_RED[k] == want_red:
+            if low[k] < 99 and is_red(k) == want_red:
                 best = min(best, low[k])
         for k in range(4):
-            out[k] = low[k] < 99 and SUIT_IS_RED[k] == want_red and low[k] == best
+            out[k] = low[k] < 99 and is_red(k) == want_red and low[k] == best
         return
     if r.first_lead_lowest and first:
         best = min(low[0], low[1], low[2], low[3])

@@ -101,7 +101,8 @@ def observe(game: TripoliGame, s: TripoliState, viewer: np.ndarray, out: np.ndar
 
 _AT = {name: SPEC.offset(name) for name in SPEC.names}
 _HAND, _SELECTED, _KNOWN, _PLAYED, _LAST, _DEAD = (_AT[n] for n in CARD_BLOCKS)
-_SHOWN, _PLAYED_BY, _LAYOUT = _AT["shown"], _AT["played_by"], _AT["layout"]
+_SHOWN, _PLAYED_BY = (_AT[n] for n in SEAT_CARD_BLOCKS)
+_LAYOUT = _AT["layout"]
 _BALANCE, _ROUND_BET, _FOLDED, _IN_HAND, _PRESENT, _PASSED = (_AT[n] for n in SEAT_NUMBER_BLOCKS)
 _ONE_HOTS = np.array([_AT[n] for n in SEAT_ONE_HOT_BLOCKS], np.int64)
 _PAY, _RUN, _PHASE, _SCALARS = _AT["pay_suit"], _AT["run_suit"], _AT["phase"], _AT["scalars"]

@@ -8,14 +8,11 @@ import numpy as np
 
 from envs.core.game import BatchState
 
-U0 = np.uint64(0)
 MAX_PLAYERS = 9
 """The largest table (seat fields of the table records are stored for it)."""
 RANK_TEN, RANK_JACK, RANK_QUEEN, RANK_KING, RANK_ACE = 8, 9, 10, 11, 12
-PAY_RANKS = (RANK_ACE, RANK_KING, RANK_QUEEN, RANK_JACK, RANK_TEN)
-"""Rank of the pay card of layout spaces 0–4 (A, K, Q, J, 10)."""
-SUIT_IS_RED = np.array([False, True, True, False])
-"""C2: diamonds and hearts are red."""
+PAY_RANKS = np.array([RANK_ACE, RANK_KING, RANK_QUEEN, RANK_JACK, RANK_TEN], np.int64)
+"""Rank of the pay card of layout spaces 0–4 (A, K, Q, J, 10; T2)."""
 
 # Layout spaces (T2): the five pay cards of the pay suit, king-queen, sequence, kitty, pot.
 SPACE_NAMES = ("A", "K", "Q", "J", "10", "K-Q", "8-9-10", "kitty", "pot")
