@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import AgentBase
+from envs.core.agent import AgentBase
 from envs.flipflop import actions as T
 from envs.flipflop import observation as V
 from envs.flipflop.core import FlipFlopGame

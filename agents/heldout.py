@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import AgentBase
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.registry import make_agent
 from agents.styles import Careless
 from agents.tripoli_bots import TripoliAggressive, TripoliLongSuit
 from agents.tripoli_heuristic import TripoliHeuristic
 from agents.zoo import bot_names
+from envs.core.agent import AgentBase
 from envs.core.game import BatchedGame
 
 

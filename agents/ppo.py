@@ -1,5 +1,5 @@
-"""The PPO agent: a MaskablePPO policy trained by ``cardgym train`` playing as a batched :class:`~agents.base.Agent`,
-and its model file.
+"""The PPO agent: a MaskablePPO policy trained by ``cardgym train`` playing as a batched
+:class:`~envs.core.agent.Agent`, and its model file.
 
 A model file (:mod:`agents.model_file`) is a zip of data: ``cardgym.json`` records what the policy was trained for
 (game, table size, rule options, observation size, action count), how to rebuild it (policy class, layer widths,
@@ -33,7 +33,6 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
 
 from agents.anchor import AnchoredPolicy, anchor_bonus, check_anchor
-from agents.base import AgentBase
 from agents.hints import HINTS
 from agents.model_file import (
     KINDS,
@@ -55,6 +54,7 @@ from agents.model_file import (
     where,
     write_model_file,
 )
+from envs.core.agent import AgentBase
 from envs.core.game import BatchedGame
 
 __all__ = ["ModelFileError", "PPOAgent", "SymlogFeatures", "load_model", "load_policy", "read_metadata", "read_policy",
@@ -234,7 +234,8 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
 
 
 def _spaces(game: BatchedGame) -> tuple[spaces.Box, spaces.Discrete]:
-    """The observation and action spaces a policy for ``game`` sees (those of :class:`envs.vector.CardVecEnv`)."""
+    """The observation and action spaces a policy for ``game`` sees (those of the SB3 training env,
+    :class:`training.sb3_vec_env.CardVecEnv`)."""
     return (spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32),
             spaces.Discrete(game.num_actions))
 

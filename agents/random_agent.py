@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import AgentBase
+from envs.core.agent import AgentBase
 from envs.core.game import sample_legal
 
 

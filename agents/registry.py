@@ -28,8 +28,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent, check_agent
 from agents.zoo import BOTS, bot_class, class_at
+from envs.core.agent import Agent, check_agent
 from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame
 

@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent, AgentBase
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.tripoli_bots import TripoliLongSuit, TripoliLowLead
 from agents.tripoli_heuristic import TripoliHeuristic
 from agents.zoo import bot_class, bot_names
+from envs.core.agent import Agent, AgentBase
 from envs.core.game import BatchedGame, sample_legal
 
 FAMILY_SEED = 20_261_123

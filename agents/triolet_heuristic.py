@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.base import AgentBase
+from envs.core.agent import AgentBase
 from envs.triolet.actions import (
     MAX_COPIES,
     NUM_ACTIONS,

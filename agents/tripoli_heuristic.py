@@ -35,9 +35,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import AgentBase
 from agents.obsutil import planes_to_masks, rank_sets
 from envs.core import poker
+from envs.core.agent import AgentBase
 from envs.core.cards import CARD_BITS, popcount
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP, TripoliActions
 from envs.tripoli.core import TripoliGame

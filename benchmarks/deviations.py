@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import AgentBase
 from agents.heldout import heldout_specs
 from agents.registry import AgentSpecError, make_agent
+from envs.core.agent import AgentBase
 from envs.core.checks import ArgumentError
 from envs.core.game import BatchedGame, action_kind
 from envs.registry import GAMES, make_game

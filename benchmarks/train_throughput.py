@@ -29,12 +29,12 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import CallbackList
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from agents.base import Agent
 from agents.ppo import SymlogFeatures
 from agents.registry import make_agent
 from benchmarks import results_dir
+from envs.core.agent import Agent
 from envs.registry import env_version, make_game
-from envs.vector import CardVecEnv
+from training.sb3_vec_env import CardVecEnv
 
 
 class SingleAgentTable(gym.Env):

@@ -14,8 +14,9 @@ takes its seed from the operating system's entropy.
 ``step(action)`` takes an action id: a Python or numpy integer, or a 1-element integer array (what SB3's
 ``predict`` returns). Anything else — floats, bools, strings, arrays of another size, ids outside the action space —
 raises :class:`~envs.core.game.IllegalActionError` with the env unchanged, as does an action the mask forbids.
-Stepping, observing, ``last()`` or rendering before the first ``reset`` raises :class:`ResetNeededError`, and so does
-stepping once every agent of a finished episode has been removed.
+Stepping, observing, ``last()`` or rendering before the first ``reset`` raises
+:class:`~envs.core.checks.ResetNeededError`, and so does stepping once every agent of a finished episode has been
+removed.
 
 After every step (and reset) each agent's ``infos[agent]["forced_moves"]`` lists the moves the engine made because
 they had no alternative (C8), in order: ``{"agent": "player_2", "action": 107, "name": "continue run (9♠)"}``.
@@ -27,6 +28,7 @@ how the env shows in a notebook (``_repr_html_``), as the player to act sees it.
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -37,7 +39,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.core.checks import ArgumentError, check_int, is_int, show
+from envs.core.checks import ArgumentError, ResetNeededError, check_int, is_int, show
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import episode_seeds, normalize_seeds
 from envs.gamelog import GameRecorder
@@ -50,10 +52,6 @@ _TABLE_0 = np.zeros(1, np.int64)
 """The one table of the face's state."""
 
 
-class ResetNeededError(RuntimeError):
-    """The env was used before :meth:`CardGymEnv.reset` (or after its episode was over and every agent removed)."""
-
-
 class CardGymEnv(AECEnv):
     """A PettingZoo AEC environment over one table of a batched game core."""
 
@@ -61,9 +59,15 @@ class CardGymEnv(AECEnv):
                                 "render_fps": 1}
 
     def __init__(self, game: BatchedGame, render_mode: str | None = None, log_path: str | Path | None = None) -> None:
+        if not isinstance(game, BatchedGame):
+            raise ArgumentError(f"game must be a game core (envs.registry.make_game, e.g. make_game(\"tripoli\")), "
+                                f"got {show(game)}")
+        if render_mode is not None and (not isinstance(render_mode, str)
+                                        or render_mode not in self.metadata["render_modes"]):
+            raise ArgumentError(f"render_mode must be None, 'human', 'ansi' or 'html', got {show(render_mode)}")
+        if log_path is not None and not isinstance(log_path, (str, os.PathLike)):
+            raise ArgumentError(f"log_path must be None or a file path (a str or a pathlib.Path), got {show(log_path)}")
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not supported; allowed: None, 'human', 'ansi', 'html'")
         self.game = game
         self.recorder: GameRecorder | None = None if log_path is None else GameRecorder(log_path)
         """Records each game (JSON Lines, :mod:`envs.gamelog`) when set."""

@@ -1,8 +1,9 @@
-"""The batched training faces: many tables of one game core, the learner at one seat of each, opponents inside.
+"""The batched training face: many tables of one game core, the learner at one seat of each, opponents inside.
 
 :class:`CardVectorEnv` is a ``gymnasium.vector.VectorEnv`` (usable from a CleanRL-style loop and RLlib's
-single-agent env runner); :class:`CardVecEnv` adapts it to Stable-Baselines3's ``VecEnv`` (sb3-contrib's
-``MaskablePPO``). Neither runs subprocesses: one batched core steps every table at once.
+single-agent env runner); :class:`training.sb3_vec_env.CardVecEnv` adapts it to Stable-Baselines3's ``VecEnv``
+(sb3-contrib's ``MaskablePPO``). Neither runs subprocesses: one batched core steps every table at once. This module
+imports neither torch nor Stable-Baselines3.
 
 ``CardVectorEnv(game, num_tables, opponents)`` runs ``num_tables`` tables of a :class:`~envs.core.game.BatchedGame`.
 At each table one seat is the *learner* (drawn from the table's seed); every other seat is played inside the env by
@@ -34,7 +35,9 @@ an opponent agent (batched ``act``), so the learner sees only its own turns:
   one agent of the pool with probability proportional to its weight (from the table's seed), so one table can mix,
   e.g., two heuristics and a frozen snapshot of the learner. With ``whole_table=q`` a newly dealt table instead
   seats one drawn agent at every opponent seat with probability ``q`` (a *field* of copies of one agent, as the
-  duplicate evaluation's fields are). A pool change applies to tables dealt afterwards.
+  duplicate evaluation's fields are). A pool change applies to tables dealt afterwards: a table already dealt plays
+  its episode out with the agents it was dealt, whether or not they are still in the pool (``seated`` lists the
+  agents ``seat_agent`` points at: the pool, then those of earlier pools still seated).
 
 A CleanRL-style loop::
 
@@ -47,25 +50,34 @@ A CleanRL-style loop::
 
 Bad arguments (``num_tables`` not a positive int, a seed outside ``0..2**64-1``, opponents without ``act`` or built for
 another game or table size, weights that are not finite non-negative numbers with a positive sum, a
-``reward_scale`` that is not a finite positive number, actions of the wrong shape or type, an illegal action)
-raise :class:`~envs.core.checks.ArgumentError` (or :class:`~envs.core.game.IllegalActionError`) with one line
-naming the argument, and change nothing.
+``reward_scale`` that is not a finite positive number, a ``whole_table`` that is not a number in ``[0, 1]``, actions
+that are not ``num_tables`` integers of shape ``(num_tables,)``, an illegal action) raise
+:class:`~envs.core.checks.ArgumentError` (or :class:`~envs.core.game.IllegalActionError`) with one line naming the
+argument, and change nothing; so does using the env before ``reset`` (:class:`~envs.core.checks.ResetNeededError`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
-from agents.base import Agent, check_agent
-from envs.core.checks import U64_MAX, ArgumentError, check_int, check_number, int_array, show
+from envs.core.agent import Agent, check_agent
+from envs.core.checks import (
+    U64_MAX,
+    ArgumentError,
+    ResetNeededError,
+    check_int,
+    check_number,
+    check_probability,
+    int_array,
+    show,
+)
 from envs.core.game import BatchedGame, BatchState, IllegalActionError
 from envs.core.rng import hash_u64, uniform_ints
 
@@ -101,7 +113,7 @@ class CardVectorEnv(VectorEnv):
             raise ArgumentError(f"game must be a game core (envs.registry.make_game), got {show(game)}")
         modes = {m.value: m for m in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
         mode = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
-        if mode not in modes:
+        if not isinstance(mode, str) or mode not in modes:
             raise ArgumentError(f"autoreset_mode must be AutoresetMode.NEXT_STEP or AutoresetMode.SAME_STEP, got "
                                 f"{show(autoreset_mode)}")
         self.game = game
@@ -115,8 +127,11 @@ class CardVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(game.num_actions)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.set_opponents(opponents, weights, whole_table)
         self.state: BatchState | None = None
+        self.seated: list[Agent] = []
+        """The agents ``seat_agent`` points at: the pool first (in its order), then agents of earlier pools that a
+        table dealt before the last pool change still seats."""
+        self.set_opponents(opponents, weights, whole_table)
         self.skipped_deals = 0
         self.episodes = 0
         self._seed: int | None = None
@@ -125,7 +140,7 @@ class CardVectorEnv(VectorEnv):
     # ----- opponents -----------------------------------------------------------------------------------------------
     def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None,
                       whole_table: float = 0.0) -> None:
-        """Replace the opponent pool (applies to tables dealt from now on; seats already drawn keep their index).
+        """Replace the opponent pool (applies to tables dealt from now on; tables already dealt keep their agents).
 
         ``opponents``: one agent or a non-empty sequence of agents built for this env's game; ``weights``: one finite
         non-negative number per agent, not all 0 (default: equal); ``whole_table``: the probability that a new table
@@ -133,8 +148,7 @@ class CardVectorEnv(VectorEnv):
         if isinstance(opponents, (str, bytes)):
             raise ArgumentError(f"opponents must be an agent or a list of agents (agents.registry.make_agent builds "
                                 f"one from a name), got {show(opponents)}")
-        if not (isinstance(whole_table, (int, float)) and 0.0 <= whole_table <= 1.0):
-            raise ArgumentError(f"whole_table must be a probability in [0, 1], got {show(whole_table)}")
+        whole = check_probability(whole_table, "whole_table")
         agents = [opponents] if not isinstance(opponents, Sequence) else list(opponents)
         if not agents:
             raise ArgumentError("opponents must be an agent or a non-empty list of agents; the opponent pool is empty")
@@ -151,16 +165,38 @@ class CardVectorEnv(VectorEnv):
         if (w < 0).any() or w.sum() <= 0:
             raise ArgumentError(f"weights must be {allowed}, got {show(weights)}")
         self.opponents = agents
-        self.whole_table = float(whole_table)
+        self.whole_table = whole
         self.weights = w / w.sum()
         self._cum_weights = np.cumsum(self.weights)
+        self._seat_pool()
+
+    def _seat_pool(self) -> None:
+        """Make ``seated`` the pool followed by the agents of earlier pools still playing at a table (an opponent
+        seat of a dealt table whose episode goes on), and renumber ``seat_agent`` to match."""
+        if self.state is None:  # no table dealt yet (or the env was closed): reset draws every seat anew
+            self.seated = list(self.opponents)
+            return
+        playing = np.ones(self.seat_agent.shape, bool)
+        playing[np.arange(self.num_envs), self.learner] = False
+        playing[self.needs_reset | self.state.done] = False
+        needed = set(np.unique(self.seat_agent[playing]).tolist())
+        seated = list(self.opponents)
+        renumber = np.zeros(len(self.seated), np.int64)  # old index -> new (0 for an agent no table needs)
+        for old, agent in enumerate(self.seated):
+            new = next((i for i, a in enumerate(seated) if a is agent), None)
+            if new is None and old in needed:
+                new = len(seated)
+                seated.append(agent)
+            renumber[old] = 0 if new is None else new
+        self.seat_agent = renumber[self.seat_agent]
+        self.seated = seated
 
     # ----- Gymnasium VectorEnv interface ---------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None,
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal every table afresh: ``seed`` (an int ``0..2**64-1``) starts the table-seed counter at ``hash(seed,
         0)``; ``None`` continues the last seed's counter (fresh entropy before any seed). No options are read."""
-        if options:
+        if options is not None and not (isinstance(options, Mapping) and not options):
             raise ArgumentError(f"options: this env reads no reset options, got {show(options)}")
         if seed is not None:
             self._seed = check_int(seed, "seed", 0, U64_MAX, allowed="None or an integer 0..2**64-1")
@@ -185,13 +221,8 @@ class CardVectorEnv(VectorEnv):
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                                  dict[str, Any]]:
         """One learner decision at every table (the tables dealt again under ``NEXT_STEP`` ignore theirs)."""
-        if self.state is None:
-            raise RuntimeError("call reset() before step()")
-        allowed = f"{self.num_envs} integer action ids (one per table)"
-        acts = int_array(actions, "actions", allowed)
-        if acts.size != self.num_envs or acts.ndim > 2:
-            raise ArgumentError(f"actions must be {allowed}, got shape {acts.shape}")
-        acts = acts.reshape(self.num_envs)
+        self._need_state("step()")
+        acts = self.check_actions(actions)
         s, b = self.state, self.num_envs
         playing = np.flatnonzero(~self.needs_reset)
         try:
@@ -234,9 +265,19 @@ class CardVectorEnv(VectorEnv):
         return (self._observation(), (rewards * self.reward_scale).astype(np.float32), terminations, truncations,
                 infos)
 
+    def check_actions(self, actions: Any) -> np.ndarray:
+        """``actions`` as an integer array of shape ``(num_tables,)`` (one action id per table), or
+        :class:`~envs.core.checks.ArgumentError`; whether each action is legal is :meth:`step`'s to check."""
+        allowed = f"{self.num_envs} integer action ids (one per table: shape ({self.num_envs},))"
+        acts = int_array(actions, "actions", allowed)
+        if acts.shape != (self.num_envs,):
+            raise ArgumentError(f"actions must be {allowed}, got shape {acts.shape}")
+        return acts
+
     def action_masks(self) -> np.ndarray:
         """``(num_tables, num_actions)`` bool: the learner's legal actions at every table (every action at a table
         that ended on the last step and is dealt again on the next: its action is ignored)."""
+        self._need_state("action_masks()")
         mask = self.state.legal_action_mask.copy()
         mask[self.needs_reset] = True
         return mask
@@ -245,6 +286,11 @@ class CardVectorEnv(VectorEnv):
         self.state = None
 
     # ----- tables --------------------------------------------------------------------------------------------------
+    def _need_state(self, what: str) -> None:
+        """Refuse ``what`` before the first :meth:`reset` (or after :meth:`close`)."""
+        if self.state is None:
+            raise ResetNeededError(f"call reset() before {what}")
+
     def _observation(self, idx: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """The learners' observations and masks at tables ``idx`` (default every table)."""
         if idx is None:
@@ -284,6 +330,8 @@ class CardVectorEnv(VectorEnv):
             self._play_opponents(idx)
             idx = idx[s.done[idx]]
             if not idx.size:
+                if len(self.seated) > len(self.opponents):  # agents of an earlier pool: drop those no table needs
+                    self._seat_pool()
                 return
             self.skipped_deals += idx.size
             self.game.redeal(self.state, idx, self._next_seeds(idx.size))
@@ -304,121 +352,11 @@ class CardVectorEnv(VectorEnv):
             mask = sub.legal_action_mask
             actions = np.zeros(live.size, np.int64)
             for k in np.unique(who).tolist():
-                rows = np.flatnonzero(who == k) if len(self.opponents) > 1 else slice(None)
-                actions[rows] = self.opponents[k].act(obs[rows], mask[rows], self._rng)
+                rows = np.flatnonzero(who == k) if len(self.seated) > 1 else slice(None)
+                actions[rows] = self.seated[k].act(obs[rows], mask[rows], self._rng)
             try:
                 self.game.step(s, actions, tables=live)
             except IllegalActionError as e:
                 raise IllegalActionError(f"an opponent agent chose an illegal action: {e}") from e
             self.pending[live] += s.rewards[live, self.learner[live]]
             idx = live
-
-
-class CardVecEnv(VecEnv):
-    """The SB3 ``VecEnv`` face of :class:`CardVectorEnv` (auto-reset within the step, SB3's convention): flat
-    observations, ``action_masks()`` for sb3-contrib's ``MaskablePPO``, the last observation of an episode in
-    ``infos[i]["terminal_observation"]`` and its chips and decisions in ``infos[i]["episode"]``. ``seed`` (or
-    :meth:`seed`) is the seed of every :meth:`reset`."""
-
-    render_mode = None
-
-    def __init__(
-        self,
-        game: BatchedGame,
-        num_tables: int,
-        opponents: Agent | Sequence[Agent],
-        weights: Sequence[float] | None = None,
-        seed: int = 0,
-        reward_scale: float = 1.0,
-        whole_table: float = 0.0,
-    ) -> None:
-        self.vector = CardVectorEnv(game, num_tables, opponents, weights, reward_scale, whole_table,
-                                    autoreset_mode=AutoresetMode.SAME_STEP)
-        """The Gymnasium vector env this adapter drives."""
-        super().__init__(self.vector.num_envs, self.vector.single_observation_space["observation"],
-                         self.vector.single_action_space)
-        self.seed(seed)
-        self._actions: np.ndarray | None = None
-
-    # what the trainer and tests read of the tables
-    game = property(lambda self: self.vector.game)
-    reward_scale = property(lambda self: self.vector.reward_scale)
-    state = property(lambda self: self.vector.state)
-    learner = property(lambda self: self.vector.learner)
-    seat_agent = property(lambda self: self.vector.seat_agent)
-    opponents = property(lambda self: self.vector.opponents)
-    weights = property(lambda self: self.vector.weights)
-    whole_table = property(lambda self: self.vector.whole_table)
-    skipped_deals = property(lambda self: self.vector.skipped_deals)
-    episodes = property(lambda self: self.vector.episodes)
-
-    def set_opponents(self, opponents: Agent | Sequence[Agent], weights: Sequence[float] | None = None,
-                      whole_table: float = 0.0) -> None:
-        """See :meth:`CardVectorEnv.set_opponents`."""
-        self.vector.set_opponents(opponents, weights, whole_table)
-
-    def seed(self, seed: int | None = None) -> list[int | None]:
-        """Set the seed of the next :meth:`reset` (an int ``0..2**64-1``; ``None``: fresh entropy); the k-th table
-        dealt after it gets the table seed ``hash(seed, k)`` (k = 0, 1, ...)."""
-        if seed is None:
-            seed = int(np.random.SeedSequence().entropy % 2**64)
-        self._seed = check_int(seed, "seed", 0, U64_MAX, allowed="None or an integer 0..2**64-1")
-        self._seeds = [self._seed] * self.num_envs
-        return [self._seed]
-
-    def reset(self) -> VecEnvObs:
-        obs, _ = self.vector.reset(seed=self._seed)
-        return obs["observation"]
-
-    def step_async(self, actions: np.ndarray) -> None:
-        allowed = f"{self.num_envs} integer action ids (one per table)"
-        actions = int_array(actions, "actions", allowed)
-        if actions.size != self.num_envs or actions.ndim > 2:
-            raise ArgumentError(f"actions must be {allowed}, got shape {actions.shape}")
-        self._actions = actions.reshape(self.num_envs)
-
-    def step_wait(self) -> VecEnvStepReturn:
-        if self.vector.state is None or self._actions is None:
-            raise RuntimeError("call reset() before step()")
-        actions, self._actions = self._actions, None
-        obs, rewards, terminations, truncations, info = self.vector.step(actions)
-        dones = terminations | truncations
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for b in np.flatnonzero(dones).tolist():
-            episode = info["episode"]
-            infos[b] = {
-                "terminal_observation": info["final_obs"][b]["observation"],
-                "TimeLimit.truncated": bool(truncations[b]),
-                "episode": {"r": float(episode["r"][b]), "l": int(episode["l"][b]), "t": float(episode["t"][b])},
-            }
-        return obs["observation"], rewards, dones, infos
-
-    def action_masks(self) -> np.ndarray:
-        """``(num_tables, num_actions)`` bool: the learner's legal actions at every table."""
-        return self.vector.action_masks()
-
-    def close(self) -> None:
-        self.vector.close()
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        return [getattr(self, attr_name) for _ in self._get_indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *method_args, indices: VecEnvIndices = None, **method_kwargs) -> list[Any]:
-        indices = list(self._get_indices(indices))
-        if method_name == "action_masks":  # per-table rows of the one batched mask (sb3-contrib get_action_masks)
-            return list(self.vector.state.legal_action_mask[indices])
-        result = getattr(self, method_name)(*method_args, **method_kwargs)
-        return [result for _ in indices]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
-
-    def _get_indices(self, indices: VecEnvIndices) -> Sequence[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)

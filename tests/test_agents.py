@@ -8,13 +8,13 @@ import types
 import numpy as np
 import pytest
 
-from agents.base import Agent
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.random_agent import RandomAgent
 from agents.registry import AgentSpecError, make_agent
 from agents.triolet_heuristic import TrioletHeuristic
 from agents.tripoli_heuristic import TripoliHeuristic
 from envs.core import poker
+from envs.core.agent import Agent
 from envs.core.cards import mask_of, parse_card
 from envs.flipflop import actions as FT
 from envs.flipflop import observation as FV

@@ -20,9 +20,9 @@ from agents.random_agent import RandomAgent
 from agents.registry import anchor_names, make_agent
 from envs.core.game import sample_legal
 from envs.registry import GAMES, make_game
-from envs.vector import CardVecEnv
 from training.imitation import imitate
 from training.rllib_train import train_rllib
+from training.sb3_vec_env import CardVecEnv
 from training.train import policy_shape
 from training.train_config import TrainConfig
 

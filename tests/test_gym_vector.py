@@ -1,7 +1,13 @@
 """The Gymnasium vector face (envs.vector.CardVectorEnv): spaces, both auto-reset modes, episode returns equal to the
-learner's chips, seeding, bad inputs, and a CleanRL-style masked-policy loop with a gradient step."""
+learner's chips, seeding, opponent pools changed mid-run, bad inputs, a CleanRL-style masked-policy loop with a
+gradient step, and the layering that keeps this face free of torch and Stable-Baselines3."""
 
 from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,12 +16,15 @@ from gymnasium.vector import AutoresetMode
 
 from agents.random_agent import RandomAgent
 from agents.registry import make_agent
-from envs.core.checks import ArgumentError
+from envs.core.agent import AgentBase
+from envs.core.checks import ArgumentError, ResetNeededError
 from envs.core.game import IllegalActionError, sample_legal
 from envs.registry import GAMES, make_game
 from envs.vector import CardVectorEnv
+from tests.input_helpers import refused, same_arrays
 
 TABLES = 16
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _env(name: str = "tripoli", mode: AutoresetMode = AutoresetMode.NEXT_STEP, **kw) -> CardVectorEnv:
@@ -169,3 +178,172 @@ def test_a_cleanrl_style_loop_trains_a_masked_policy() -> None:
     loss.backward()
     optimizer.step()
     assert any(not torch.equal(a, b) for a, b in zip(before, policy.parameters(), strict=True))
+
+
+FACES = ("envs", "envs.vector", "envs.aec", "envs.tripoli_v1", "envs.triolet_v1", "envs.flipflop_v1")
+"""The modules a Gymnasium or PettingZoo user imports (CleanRL, JAX, RLlib): none may need the training stack."""
+TRAINING_STACK = ("torch", "stable_baselines3", "sb3_contrib", "agents", "training")
+"""Top-level packages the faces above must not import."""
+
+
+def test_the_gymnasium_and_pettingzoo_faces_import_no_torch_and_no_stable_baselines3() -> None:
+    code = (f"import sys\nimport {', '.join(FACES)}\n"
+            f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(TRAINING_STACK)!r}))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]", f"importing {', '.join(FACES)} imported {run.stdout.strip()}"
+
+
+def _imported_modules(path: Path) -> list[str]:
+    """The absolute module names ``path`` imports (``import x.y``, ``from x.y import z``, ``import_module("x.y")``
+    with a literal name)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) \
+                in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+            names.append(str(node.args[0].value))
+    return names
+
+
+def test_envs_import_nothing_from_agents_or_training() -> None:
+    upward = [f"{path.relative_to(ROOT)}: {name}" for path in sorted((ROOT / "envs").rglob("*.py"))
+              for name in _imported_modules(path) if name.split(".")[0] in ("agents", "training")]
+    assert not upward, f"envs/ imports from agents/ or training/: {upward}"
+
+
+def _tables(env: CardVectorEnv) -> dict[str, object]:
+    """What a refused call must leave as it was."""
+    return {"state": env.state.copy(), "seat_agent": env.seat_agent.copy(), "learner": env.learner.copy(),
+            "opponents": list(env.opponents), "seated": list(env.seated), "weights": env.weights.copy(),
+            "whole_table": env.whole_table, "counter": env._counter}
+
+
+def _unchanged(env: CardVectorEnv, before: dict[str, object]) -> bool:
+    now = _tables(env)
+    return same_arrays(now.pop("state"), before["state"]) and all(
+        np.array_equal(v, before[k]) if isinstance(v, np.ndarray) else v == before[k] for k, v in now.items())
+
+
+@pytest.mark.parametrize("whole_table", [True, False, np.bool_(True), 1.5, -0.1, np.nan, np.float32(1.01), "0.5",
+                                         None, [0.5], np.array([0.5])])
+def test_whole_table_must_be_a_number_from_0_to_1(whole_table) -> None:
+    game = make_game("tripoli", num_players=4)
+    refused(lambda: CardVectorEnv(game, 4, RandomAgent(game), whole_table=whole_table), ArgumentError,
+            "whole_table must be a probability in [0, 1]")
+    env = CardVectorEnv(game, 4, RandomAgent(game))
+    env.reset(seed=0)
+    before = _tables(env)
+    refused(lambda: env.set_opponents(RandomAgent(game), whole_table=whole_table), ArgumentError,
+            "whole_table must be a probability in [0, 1]")
+    assert _unchanged(env, before)
+
+
+@pytest.mark.parametrize("whole_table", [np.float32(0.5), np.float64(0.25), np.int64(1), np.uint8(0), 1, 0.0])
+def test_whole_table_takes_numpy_numbers_as_their_values(whole_table) -> None:
+    game = make_game("tripoli", num_players=4)
+    env = CardVectorEnv(game, 4, RandomAgent(game), whole_table=whole_table)
+    assert env.whole_table == float(whole_table) and type(env.whole_table) is float
+    env.set_opponents(RandomAgent(game), whole_table=whole_table)
+    assert env.whole_table == float(whole_table)
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+def test_every_call_that_needs_the_tables_says_reset_first(mode: AutoresetMode) -> None:
+    game = make_game("tripoli", num_players=4)
+    env = CardVectorEnv(game, 4, RandomAgent(game), autoreset_mode=mode)
+    for _ in range(2):  # before the first reset, and after close()
+        refused(lambda: env.action_masks(), ResetNeededError, "call reset() before action_masks()")
+        refused(lambda: env.step(np.zeros(4, np.int64)), ResetNeededError, "call reset() before step()")
+        env.reset(seed=0)
+        env.step(env.action_masks().argmax(axis=1))
+        env.close()
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (1, 4), (4, 1), (4, 1, 1), (), (8,)])
+def test_actions_of_any_shape_but_one_per_table_are_refused(shape: tuple[int, ...]) -> None:
+    game = make_game("tripoli", num_players=4)
+    env = CardVectorEnv(game, 4, RandomAgent(game))
+    obs, _ = env.reset(seed=3)
+    before = _tables(env)
+    legal = obs["action_mask"].argmax(axis=1)
+    actions = np.resize(legal, shape) if shape else legal[0]
+    refused(lambda: env.step(actions), ArgumentError, "actions must be 4 integer action ids", "shape (4,)")
+    assert _unchanged(env, before)
+    env.step(legal)
+
+
+@pytest.mark.parametrize(("argument", "value", "words"), [
+    ("autoreset_mode", ["next_step"], "autoreset_mode must be AutoresetMode.NEXT_STEP or AutoresetMode.SAME_STEP"),
+    ("autoreset_mode", {"next_step": 1}, "autoreset_mode must be AutoresetMode.NEXT_STEP or AutoresetMode.SAME_STEP"),
+    ("autoreset_mode", True, "autoreset_mode must be AutoresetMode.NEXT_STEP or AutoresetMode.SAME_STEP"),
+    ("options", np.array([1, 2]), "options: this env reads no reset options"),
+    ("options", [1], "options: this env reads no reset options"),
+])
+def test_unhashable_and_array_arguments_are_refused_by_name(argument: str, value, words: str) -> None:
+    game = make_game("tripoli", num_players=4)
+    if argument == "autoreset_mode":
+        refused(lambda: CardVectorEnv(game, 4, RandomAgent(game), autoreset_mode=value), ArgumentError, words)
+        return
+    env = CardVectorEnv(game, 4, RandomAgent(game))
+    env.reset(seed=0)
+    before = _tables(env)
+    refused(lambda: env.reset(options=value), ArgumentError, words)
+    assert _unchanged(env, before)
+    env.reset(seed=0, options={})  # an empty dict reads nothing either
+
+
+class _Counting(AgentBase):
+    """Random legal moves, counting the decisions it was asked for."""
+
+    def __init__(self, game, name: str) -> None:
+        super().__init__(game)
+        self.name, self.rows = name, 0
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        self.rows += mask.shape[0]
+        return sample_legal(mask, rng)
+
+
+def _dealt(env: CardVectorEnv) -> list[list[object]]:
+    """The agent at every opponent seat of every table (None at the learner's seat)."""
+    return [[None if s == env.learner[t] else env.seated[env.seat_agent[t, s]] for s in range(env.game.num_players)]
+            for t in range(env.num_envs)]
+
+
+@pytest.mark.parametrize("mode", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
+@pytest.mark.parametrize("change", ["smaller", "larger"])
+def test_a_pool_change_leaves_the_tables_already_dealt_with_their_agents(mode: AutoresetMode, change: str) -> None:
+    """``set_opponents`` after ``reset`` seats the new pool at tables dealt afterwards; the tables already dealt
+    play their episodes out with the agents they were dealt (even ones the new pool drops), after which those agents
+    are let go."""
+    game = make_game("tripoli", num_players=4, num_deals=1)
+    old = [_Counting(game, "a"), _Counting(game, "b")]
+    new = [_Counting(game, "c")] if change == "smaller" else [_Counting(game, n) for n in "cde"]
+    env = CardVectorEnv(game, 8, old if change == "smaller" else old[:1], autoreset_mode=mode)
+    obs, _ = env.reset(seed=9)
+    dealt = _dealt(env)
+    env.set_opponents(new)
+    assert env.seated[:len(new)] == new and _dealt(env) == dealt
+    rng = np.random.default_rng(9)
+    first_episode = np.ones(8, bool)  # tables still playing the episode dealt before the change
+    rows_before = sum(a.rows for a in old)
+    for _ in range(2000):
+        obs, _, terms, truncs, _ = env.step(sample_legal(obs["action_mask"], rng))
+        first_episode &= ~(terms | truncs)
+        now = _dealt(env)
+        for t in np.flatnonzero(first_episode):
+            assert now[t] == dealt[t]
+        if not first_episode.any():
+            break
+    assert not first_episode.any()
+    assert sum(a.rows for a in old) > rows_before  # the old agents played on at their tables
+    obs, *_ = env.step(sample_legal(obs["action_mask"], rng))  # NEXT_STEP: the last old tables are dealt again
+    assert env.seated == new  # no table seats an old agent any more: they are let go
+    rows_after = [a.rows for a in old]
+    for _ in range(20):
+        obs, *_ = env.step(sample_legal(obs["action_mask"], rng))
+    assert [a.rows for a in old] == rows_after and sum(a.rows for a in new) > 0

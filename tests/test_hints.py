@@ -22,7 +22,7 @@ from envs.core.game import sample_legal
 from envs.flipflop import observation as FV
 from envs.registry import make_game
 from envs.tripoli.observation import OFFSETS, SCALARS
-from envs.vector import CardVecEnv
+from training.sb3_vec_env import CardVecEnv
 from training.train import policy_shape
 from training.train_config import TrainConfig
 

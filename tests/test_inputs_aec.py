@@ -1,6 +1,6 @@
-"""Bad input to the PettingZoo face (envs/aec.py) of every game: use before ``reset``, malformed actions, seeds,
-options and agent names. Each refusal is one line and leaves the env as it was; SB3's 1-element action arrays are
-taken as the action they hold."""
+"""Bad input to the PettingZoo face (envs/aec.py) of every game: constructor arguments, use before ``reset``, malformed
+actions, seeds, options and agent names. Each refusal is one line and leaves the env as it was; SB3's 1-element action
+arrays are taken as the action they hold."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from envs.aec import CardGymEnv, ResetNeededError
-from envs.core.checks import ArgumentError
+from envs.aec import CardGymEnv
+from envs.core.checks import ArgumentError, ResetNeededError
 from envs.core.game import IllegalActionError
-from envs.registry import env_version
+from envs.registry import env_version, make_game
 from tests.input_helpers import GAMES, not_integers, out_of_range, refused, same_arrays
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -33,6 +33,20 @@ def _snapshot(env: CardGymEnv) -> tuple[Any, ...]:
 
 def _unchanged(env: CardGymEnv, snap: tuple[Any, ...]) -> bool:
     return same_arrays(env.state_, snap[0]) and _snapshot(env)[1:] == snap[1:]
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    (dict(game="tripoli"), "game must be a game core (envs.registry.make_game, e.g. make_game(\"tripoli\")), got"),
+    (dict(game=None), "game must be a game core"),
+    (dict(render_mode="rgb_array"), "render_mode must be None, 'human', 'ansi' or 'html', got 'rgb_array'"),
+    (dict(render_mode=["ansi"]), "render_mode must be None, 'human', 'ansi' or 'html'"),
+    (dict(render_mode=np.array(["ansi", "html"])), "render_mode must be None, 'human', 'ansi' or 'html'"),
+    (dict(log_path=5), "log_path must be None or a file path"),
+    (dict(log_path=True), "log_path must be None or a file path"),
+])
+def test_bad_constructor_arguments_refused_by_name(kwargs: dict[str, Any], words: str) -> None:
+    kwargs = {"game": make_game("tripoli", num_players=3), **kwargs}
+    refused(lambda: CardGymEnv(**kwargs), ArgumentError, words)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -24,7 +24,7 @@ from training.evaluate import evaluate, play_tables
 
 BOT = """
 import numpy as np
-from agents.base import AgentBase
+from envs.core.agent import AgentBase
 
 class Bot(AgentBase):
     name = "bot"

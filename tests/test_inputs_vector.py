@@ -1,6 +1,6 @@
-"""Bad input to the SB3 vector env (envs/vector.py) on every game: table counts, seeds (all 64 bits used), opponent
-pools and their weights, reward scales and the learner's actions. Each refusal is one line naming the argument and
-leaves the env as it was."""
+"""Bad input to the SB3 vector env (training/sb3_vec_env.py over envs/vector.py) on every game: table counts, seeds
+(all 64 bits used), opponent pools and their weights, reward scales, the learner's actions and use before reset. Each
+refusal is one line naming the argument and leaves the env as it was."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from agents.random_agent import RandomAgent
 from agents.registry import make_agent
-from envs.core.checks import ArgumentError
+from envs.core.checks import ArgumentError, ResetNeededError
 from envs.core.game import IllegalActionError
 from envs.registry import make_game
-from envs.vector import CardVecEnv
 from tests.input_helpers import GAMES, bad_arrays, not_integers, refused, same_arrays
+from training.sb3_vec_env import CardVecEnv
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 T = 4
@@ -32,14 +32,14 @@ def _env(name: str, seed: int = 0, **kwargs: Any) -> CardVecEnv:
 def _snapshot(env: CardVecEnv) -> dict[str, Any]:
     arrays = ("learner", "seat_agent", "pending", "ep_return", "ep_length", "weights")
     tables = env.vector  # the Gymnasium vector env the SB3 face drives
-    return {"state": env.state.copy(), "opponents": list(env.opponents), "seed": env._seed,
+    return {"state": env.state.copy(), "opponents": list(env.opponents), "seated": list(env.seated), "seed": env._seed,
             "counter": tables._counter, **{k: getattr(tables, k).copy() for k in arrays if hasattr(tables, k)}}
 
 
 def _unchanged(env: CardVecEnv, snap: dict[str, Any]) -> bool:
     now = _snapshot(env)
     return (same_arrays(now.pop("state"), snap["state"]) and now.pop("opponents") == snap["opponents"]
-            and all(np.array_equal(v, snap[k]) for k, v in now.items()))
+            and now.pop("seated") == snap["seated"] and all(np.array_equal(v, snap[k]) for k, v in now.items()))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -140,8 +140,10 @@ def test_bad_reward_scale_refused(name: str, scale) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 @SETTINGS
-@given(actions=st.one_of(not_integers(), bad_arrays(T).filter(lambda a: a.size != T or a.dtype.kind not in "iu")))
+@given(actions=st.one_of(not_integers(), bad_arrays(T).filter(lambda a: a.shape not in ((T,), (T, 1))
+                                                              or a.dtype.kind not in "iu")))
 def test_malformed_learner_actions_refused_env_unchanged(name: str, actions) -> None:
+    """One action per table: shape ``(T,)``, or a ``(T, 1)`` column; ``(1, T)`` or ``(2, 2)`` are not that."""
     env = _env(name, seed=1)
     env.reset()
     snap = _snapshot(env)
@@ -158,3 +160,24 @@ def test_an_illegal_learner_action_leaves_the_tables_unchanged(name: str) -> Non
     refused(lambda: env.step(illegal), IllegalActionError, "is not legal")
     assert _unchanged(env, snap)
     env.step(env.action_masks().argmax(axis=1).reshape(T, 1))  # an (n, 1) column of actions is n actions
+
+
+@pytest.mark.parametrize("shape", [(1, T), (2, 2), (T, 1, 1)])
+def test_actions_of_t_ids_in_another_shape_are_refused(shape: tuple[int, ...]) -> None:
+    env = _env("tripoli", seed=1)
+    env.reset()
+    snap = _snapshot(env)
+    legal = env.action_masks().argmax(axis=1)
+    refused(lambda: env.step_async(legal.reshape(shape)), ArgumentError, "actions must be", "got shape")
+    assert _unchanged(env, snap)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_call_that_needs_the_tables_says_reset_first(name: str) -> None:
+    env = _env(name)
+    for call, what in [(lambda: env.action_masks(), "action_masks()"),
+                       (lambda: env.env_method("action_masks"), "action_masks()"),
+                       (lambda: env.step(np.zeros(T, np.int64)), "step()")]:
+        refused(call, ResetNeededError, f"call reset() before {what}")
+    env.reset()
+    assert env.action_masks().shape == (T, env.game.num_actions) and len(env.env_method("action_masks")) == T

@@ -25,7 +25,7 @@ from agents.model_file import METADATA_NAME, OPTIMIZER_MEMBER, POLICY_MEMBER
 from agents.ppo import ModelFileError, PPOAgent, SymlogFeatures, load_model, load_policy, save_model
 from agents.random_agent import RandomAgent
 from envs.registry import make_game
-from envs.vector import CardVecEnv
+from training.sb3_vec_env import CardVecEnv
 
 OBS = make_game("tripoli").observation_size
 """The Tripoli observation size (the models of these tests are Tripoli models)."""

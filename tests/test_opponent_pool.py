@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.base import AgentBase
 from agents.registry import make_agent
+from envs.core.agent import AgentBase
 from envs.registry import make_game
-from envs.vector import CardVecEnv
 from training.evaluate import EvalResult, FieldEvaluator, fields_table, paired_advantage
 from training.opponent_pool import OpponentPool, PoolMember, league_weight, parse_opponents
+from training.sb3_vec_env import CardVecEnv
 from training.train import closing_fields
 from training.train_config import TrainConfig
 

@@ -301,8 +301,8 @@ def test_imitation_clones_the_teacher_and_its_chips_to_go():
     from sb3_contrib import MaskablePPO
 
     from agents.ppo import SymlogFeatures
-    from envs.vector import CardVecEnv
     from training.imitation import demonstrations, imitate
+    from training.sb3_vec_env import CardVecEnv
 
     class Lowest:  # a teacher that is easy to learn: the lowest legal action id
         name = "lowest"

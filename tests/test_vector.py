@@ -1,5 +1,6 @@
-"""The batched SB3 vector env (envs/vector.py): masks, reward attribution against the core's balances, opponents,
-auto-reset, determinism, and SB3's / sb3-contrib's own checks where they apply to a VecEnv."""
+"""The batched SB3 vector env (training/sb3_vec_env.py over envs/vector.py): masks, reward attribution against the
+core's balances, opponents, auto-reset, determinism, and SB3's / sb3-contrib's own checks where they apply to a
+VecEnv."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import pytest
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.vec_env import VecCheckNan
 
-from agents.base import AgentBase
 from agents.random_agent import RandomAgent
 from agents.registry import make_agent
+from envs.core.agent import AgentBase
 from envs.core.game import IllegalActionError, sample_legal
 from envs.core.rng import hash_u64
 from envs.registry import GAMES, make_game
-from envs.vector import STREAM_TABLE_SEED, CardVecEnv
+from envs.vector import STREAM_TABLE_SEED
+from training.sb3_vec_env import CardVecEnv
 
 
 def _random_steps(env: CardVecEnv, steps: int, seed: int = 0):

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.base import Agent, agent_label
 from agents.registry import ANCHOR_BOTS, make_agent
 from agents.zoo import BOTS, bot_class, bot_info, list_bots
+from envs.core.agent import Agent, agent_label
 from envs.core.cards import parse_card
 from envs.flipflop import actions as FT
 from envs.flipflop import observation as FV

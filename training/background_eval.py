@@ -23,8 +23,8 @@ from typing import Any
 
 import torch as th
 
-from agents.base import Agent
 from agents.ppo import PPOAgent, build_policy, policy_settings
+from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 from training.evaluate import EvalResult, FieldAdvantage, FieldEvaluator
 from training.executors import TableSpec, _build_agent

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, agent_label, check_agent
 from agents.random_agent import RandomAgent
+from envs.core.agent import Agent, agent_label, check_agent
 from envs.core.checks import U64_MAX, ArgumentError, check_int, int_array, show
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import hash_u64
@@ -47,7 +47,7 @@ UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "reward"}
 class EvalResult:
     """Outcome of one duplicate tournament; ``group_returns[g, i]`` is agent ``i``'s mean return over the ``n``
     rotations of deal group ``g`` (``group_wins`` likewise for the win share); ``labels[i]`` is agent ``i``'s
-    ``name@vN`` (:func:`agents.base.agent_label`: the behaviour version its results belong to)."""
+    ``name@vN`` (:func:`envs.core.agent.agent_label`: the behaviour version its results belong to)."""
 
     game: str
     num_players: int

@@ -17,7 +17,7 @@ import numpy as np
 import torch as th
 
 from agents.anchor import AnchoredPolicy, anchor_bonus
-from agents.base import Agent
+from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 
 

@@ -1,7 +1,7 @@
 """The opponent pool of a training run: fixed agents and frozen snapshots of the learner, with their weights.
 
 Each opponent seat of a newly dealt table draws one member of the pool with probability proportional to its weight
-(:meth:`envs.vector.CardVecEnv.set_opponents`). A member's *prior* weight is its share of the pool as given
+(:meth:`envs.vector.CardVectorEnv.set_opponents`). A member's *prior* weight is its share of the pool as given
 (``--opponents heuristic=2,random=1,tight``); with self-play the snapshots of the learner together get
 ``selfplay_share`` of the seats and the fixed agents the rest, in their given proportions.
 
@@ -31,8 +31,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from agents.base import Agent
 from agents.registry import AgentSpecError, make_agent
+from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 
 

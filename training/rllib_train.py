@@ -26,8 +26,9 @@ import numpy as np
 from agents.ppo import PPOAgent
 from agents.ppo import save_model as save_model_file
 from envs.registry import make_game
-from envs.vector import CardVecEnv, CardVectorEnv
+from envs.vector import CardVectorEnv
 from training.opponent_pool import parse_opponents
+from training.sb3_vec_env import CardVecEnv
 from training.train import policy_shape
 from training.train_config import TrainConfig
 

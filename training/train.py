@@ -1,6 +1,6 @@
 """MaskablePPO training on the batched vector env: ``train(TrainConfig(...)) -> dict`` (``cardgym train`` is its CLI).
 
-The learner sits at one seat of each of ``tables`` tables (:class:`envs.vector.CardVecEnv`); the other seats are played
+The learner sits at one seat of each of ``tables`` tables (:mod:`training.sb3_vec_env`); the other seats are played
 by an opponent pool: fixed agents (``heuristic``, ``random``, ``ppo:model.zip``, ``module:Class``, mixed with weights)
 and, with self-play, frozen snapshots of the learner, one added at the first periodic evaluation after every
 ``selfplay_every`` learner decisions. Every ``eval_every`` steps the current policy plays a duplicate tournament against
@@ -30,7 +30,6 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 from agents.anchor import AnchoredPolicy
-from agents.base import Agent
 from agents.heldout import heldout_specs
 from agents.hints import game_hints
 from agents.model_file import METADATA_NAME, ModelFileError, field, where
@@ -38,14 +37,15 @@ from agents.ppo import PPOAgent, SymlogFeatures, load_model, read_metadata
 from agents.ppo import save_model as save_model_file
 from agents.registry import make_agent
 from agents.zoo import bot_names
+from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 from envs.registry import make_game
-from envs.vector import CardVecEnv
 from training.background_eval import BackgroundEvaluator
 from training.evaluate import UNITS, FieldEvaluator, fields_table
 from training.imitation import imitate
 from training.keep import best_point, worst_family
 from training.opponent_pool import OpponentPool, parse_opponents
+from training.sb3_vec_env import CardVecEnv
 from training.train_config import TrainConfig
 
 

@@ -7,6 +7,8 @@ and what it was. The checks run before anything is changed, so a refused call le
 Numpy scalars count as the Python values they hold (``np.int64(5)`` is the integer 5); booleans are not integers
 (``True`` is not seat 1) and floats are not integers even when whole (``2.0`` is refused: a float where an index
 belongs is almost always a bug upstream).
+
+An env used before its ``reset()`` raises :class:`ResetNeededError`, also one line and also changing nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ U64_MAX = 2**64 - 1
 
 class ArgumentError(ValueError):
     """An argument of a public entry point that it does not accept; nothing was changed."""
+
+
+class ResetNeededError(RuntimeError):
+    """An env was used before its ``reset()`` (or, in the AEC face, after its episode was over and every agent
+    removed); nothing was changed."""
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -57,12 +64,23 @@ def check_int(
     raise ArgumentError(f"{name} must be {allowed}, got {show(value)}")
 
 
+def is_number(value: Any) -> bool:
+    """Whether ``value`` is a Python or numpy real number (an integer or a float, not a bool)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
 def check_number(value: Any, name: str, positive: bool = False) -> float:
     """``value`` as a Python float, if it is a finite real number (and above 0 when ``positive``)."""
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
-    if ok and math.isfinite(value) and (not positive or value > 0):
+    if is_number(value) and math.isfinite(value) and (not positive or value > 0):
         return float(value)
     raise ArgumentError(f"{name} must be a finite{' positive' if positive else ''} number, got {show(value)}")
+
+
+def check_probability(value: Any, name: str) -> float:
+    """``value`` as a Python float, if it is a real number from 0 to 1."""
+    if is_number(value) and 0 <= value <= 1:
+        return float(value)
+    raise ArgumentError(f"{name} must be a probability in [0, 1], got {show(value)}")
 
 
 def int_array(value: Any, name: str, allowed: str) -> np.ndarray:

@@ -8,6 +8,9 @@ documented observation layout) and answers ``act(obs, mask, rng)`` for a batch o
 Every agent has a ``name`` and a ``version`` (an int from 1): a change of a named agent's behaviour bumps its
 version, and results label each seat ``name@vN`` (:func:`agent_label`) so that numbers from different versions are
 never mixed up.
+
+The protocol lives with the game cores so that the envs (whose opponents are agents) use it without importing the
+``agents`` package; the agents there implement it.
 """
 
 from __future__ import annotations
