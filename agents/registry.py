@@ -166,7 +166,7 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
         return module.PPOAgent(game, path)
     family, _, k = spec.partition(":")
     if family in ("style", "careless-style", "careless-bot"):
-        if not k.isdigit():
+        if not (k.isascii() and k.isdigit()):
             raise AgentSpecError(f"agent {spec!r}: a {family} player is {family}:K with an integer K ≥ 0, "
                                  f"e.g. {family}:3")
         from agents.styles import make_careless, make_careless_bot, make_style

@@ -437,15 +437,16 @@ def header_decks(header: dict[str, Any]) -> np.ndarray | None:
     return np.asarray([[header["deck"], *header["later_decks"]]], dtype=np.int64)
 
 
-def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
+def replayed(log: GameLog) -> Iterator[tuple[BatchedGame, BatchState, dict[str, Any] | None]]:
     """Play ``log`` again on a fresh table — the seed (or the stacked deck), the first dealer, then every logged
     action — and check every line the log holds against the line a :class:`GameRecorder` writes for the replayed
     game: the header (the deck is the seed's unless stacked, the chips moved while dealing), each step's seat,
     action id, name, secrecy, rewards and public events, each deal's events, returns and shown hands, the result.
 
-    Returns the game, the final state and the rewards of each step. Raises :class:`VerifyError` at the first line
-    that differs, naming it and what differs. A log that stops early replays as far as it goes (:func:`verify`
-    also requires the game's end)."""
+    Yields the game and its table (one state, updated in place) once dealt (with ``None``), then after each logged
+    step (with the step's line), each once the lines it produced are checked. Raises :class:`VerifyError` at the
+    first line that differs, naming it and what differs. A log that stops early replays as far as it goes. Every
+    reader of a log that replays it (:func:`replay`, :func:`verify`, ``cardgym replay --html``) goes through here."""
     h = log.header
     game = log.make_game()
     decks = header_decks(h)
@@ -453,7 +454,7 @@ def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
     recorder = GameRecorder(None)
     recorder.begin(game, state, deck=None if decks is None else decks[0], dealer=h["dealer"])
     _compare(log, 0, recorder.last)
-    rewards = []
+    yield game, state, None
     k = len(recorder.lines)
     while k < len(log.lines) and not bool(state.terminated[0] | state.truncated[0]):
         line, to_act = log.lines[k], int(state.current_player[0])
@@ -468,10 +469,19 @@ def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
             raise VerifyError(f"{log.where(k)} (step {line['n']}): action {action} ({game.action_name(action)}) is "
                               f"not legal for {seat_name(to_act)} here")
         game.step(state, np.asarray([action]))
-        rewards.append(state.rewards[0].copy())
         recorder.record(state, to_act, action)
         _compare(log, k, recorder.last)
         k += len(recorder.last)
+        yield game, state, line
+
+
+def replay(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
+    """:func:`replayed` ``log`` to where it stops (checking every line): the game, the final state and the rewards
+    of each step. A log that stops early replays as far as it goes (:func:`verify` also requires the game's
+    end)."""
+    lines = replayed(log)
+    game, state, _ = next(lines)  # dealt; the same state is then stepped in place
+    rewards = [stepped.rewards[0].copy() for _, stepped, _ in lines]
     return game, state, rewards
 
 
@@ -486,9 +496,9 @@ def verify(log: GameLog) -> tuple[BatchedGame, BatchState, list[np.ndarray]]:
     return out
 
 
-def _compare(log: GameLog, start: int, replayed: list[dict[str, Any]]) -> None:
-    """Compare the replay's ``replayed`` lines with the log's lines from index ``start`` (as far as the log goes)."""
-    for k, expected in enumerate(replayed, start):
+def _compare(log: GameLog, start: int, lines: list[dict[str, Any]]) -> None:
+    """Compare the replay's ``lines`` with the log's lines from index ``start`` (as far as the log goes)."""
+    for k, expected in enumerate(lines, start):
         if k >= len(log.lines):
             return
         expected = json.loads(json.dumps(expected))  # as written to a file: tuples become lists

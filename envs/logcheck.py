@@ -50,11 +50,13 @@ def where(source: str, number: int) -> str:
     return f"{source}, line {number}" if source else f"line {number}"
 
 
-def _what(value: Any) -> str:
+def describe(value: Any) -> str:
     """A short description of a JSON value for messages."""
+    if value is None:
+        return "null"
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
-             dict: "an object", type(None): "null"}
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, float) or math.isfinite(value) else "inf"
+             dict: "an object"}
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, float) or math.isfinite(value) else str(value)
     return f"{names.get(type(value), type(value).__name__)} {text[:40]}{'…' if len(text) > 40 else ''}"
 
 
@@ -103,10 +105,10 @@ class _Line:
     def __init__(self, line: Any, number: int, source: str) -> None:
         self.at = where(source, number)
         if not isinstance(line, dict):
-            raise self.error(f"a log line is a JSON object, got {_what(line)}")
+            raise self.error(f"a log line is a JSON object, got {describe(line)}")
         kind = line.get("type")
         if not isinstance(kind, str) or kind not in LINE_KEYS:
-            got = "no 'type'" if "type" not in line else f"type {_what(kind)}"
+            got = "no 'type'" if "type" not in line else f"type {describe(kind)}"
             raise self.error(f"unknown line: {got}; a line's 'type' is one of {', '.join(LINE_KEYS)}")
         missing = [k for k in LINE_KEYS[kind] if k not in line]
         if missing:
@@ -119,7 +121,7 @@ class _Line:
     def _check(self, key: str, ok: bool, allowed: str) -> Any:
         value = self.line[key]
         if not ok:
-            raise self.error(f"{key!r} must be {allowed}, got {_what(value)}")
+            raise self.error(f"{key!r} must be {allowed}, got {describe(value)}")
         return value
 
     def integer(self, key: str, low: int, high: int | None = None, allowed: str = "") -> int:
@@ -141,7 +143,7 @@ class _Line:
 
     def amounts(self, key: str, n: int) -> list[float]:
         value = self.line[key]
-        ok = isinstance(value, list) and len(value) == n and all(_is_amount(x) for x in value)
+        ok = isinstance(value, list) and len(value) == n and all(is_amount(x) for x in value)
         return self._check(key, ok, f"a list of {n} finite numbers (one per seat)")
 
     def events(self) -> None:
@@ -167,7 +169,8 @@ class _Line:
         self._check("shown", ok, f"an object from seats '0'..'{n - 1}' to lists of card ids 0..51")
 
 
-def _is_amount(x: Any) -> bool:
+def is_amount(x: Any) -> bool:
+    """A finite JSON number within 64 bits (a bool is not a number)."""
     if type(x) is int:
         return abs(x) <= 2**63
     return type(x) is float and math.isfinite(x)

@@ -5,7 +5,9 @@ chosen seat saw it then (:func:`envs.html.table_html`: their hand, the public ca
 information only) and the move that led to it, forced moves included (C8), with its public events and rewards. No
 server, no script or font from the network: the frames are embedded and a few lines of JavaScript show one at a time
 (buttons, and the arrow keys ← → Home End). The frames are computed by replaying the log (seed or stacked deck,
-dealer, options, then every logged action), so the page shows exactly what the game did.
+dealer, options, then every logged action) through :func:`envs.gamelog.replayed`, which checks every line on the
+way, so the page shows exactly what the game did, and a log the game does not reproduce is refused with the
+:class:`~envs.gamelog.VerifyError` that ``cardgym replay --verify`` reports, naming the same line.
 """
 
 from __future__ import annotations
@@ -14,9 +16,7 @@ import html
 import json
 from typing import Any
 
-import numpy as np
-
-from envs.gamelog import GameLog, header_decks, public_view, seat_name
+from envs.gamelog import GameLog, public_view, replayed, seat_name
 from envs.html import colour_text, table_html
 
 PAGE = """<!DOCTYPE html>
@@ -53,11 +53,10 @@ for (let i = 0; i < presses; i++) document.dispatchEvent(new KeyboardEvent("keyd
 
 
 def frames_of(log: GameLog, seat: int | None) -> list[dict[str, str]]:
-    """The page's frames: ``{"move": html, "table": html}`` for the deal and after every logged decision."""
-    h, view = log.header, public_view(log.header["game"])
-    game = log.make_game()
-    decks = header_decks(h)
-    state = game.init(h["seed"], batch_size=1, decks=decks, dealers=np.asarray([h["dealer"]]))
+    """The page's frames: ``{"move": html, "table": html}`` for the deal and after every logged decision (a log that
+    stops early: as far as it goes). Raises :class:`~envs.gamelog.VerifyError` at the first line the replayed game
+    does not reproduce."""
+    view = public_view(log.header["game"])
 
     def name(move: dict[str, Any]) -> str:
         secret = move["secret"] and move["seat"] != seat
@@ -66,10 +65,12 @@ def frames_of(log: GameLog, seat: int | None) -> list[dict[str, str]]:
     def forced(moves: list[dict[str, Any]]) -> str:
         return "".join(f"<br>&nbsp;&nbsp;then {seat_name(m['seat'])} (forced): {name(m)}" for m in moves)
 
-    deal = next(line for line in log.lines if line["type"] == "deal")
-    frames = [{"move": "The deal." + forced(deal["forced"]), "table": table_html(game, state, 0, seat)}]
-    for line in log.steps:
-        game.step(state, int(line["action"]))
+    frames = []
+    for game, state, line in replayed(log):
+        if line is None:  # the deal (a log cut off after its header has no 'deal' line)
+            deal = next((d for d in log.lines if d["type"] == "deal"), {"forced": []})
+            frames.append({"move": "The deal." + forced(deal["forced"]), "table": table_html(game, state, 0, seat)})
+            continue
         events = "".join(f"<br>&nbsp;&nbsp;&nbsp;&nbsp;{colour_text(e['text'])}" for e in line["events"])
         paid = ", ".join(f"{seat_name(s)} {round(r, 3):+g}" for s, r in enumerate(line["rewards"]) if r)
         move = (f"{line['n']}. {seat_name(line['seat'])}: {name(line)}" + forced(line["forced"]) + events

@@ -22,6 +22,7 @@ from envs.aec import CardGymEnv
 from envs.registry import make_game
 from training import cli_args, cmd_eval, cmd_play, cmd_random
 from training.cli import COMMANDS, main
+from training.limits import MAX_DEALS, MAX_DELAY, MAX_STEPS
 
 ROOT = Path(__file__).resolve().parents[1]
 CARDGYM = Path(sys.executable).with_name("cardgym")
@@ -84,10 +85,16 @@ def test_every_command_has_help(command: str, capsys) -> None:
 
 
 # ----- bad input: one line, exit status 2 ------------------------------------------------------------------------
+LEAGUE = ["league", "--game", "tripoli", "--players", "4", "--agents", "random", "heuristic", "tight", "aggressive",
+          "longsuit", "--deals", "40", "--quiet"]
+HUGE = "1" + "0" * 30
+"""A count past every bound (numpy cannot even make an array of it)."""
+
 BAD = [
     ([], "the following arguments are required"),
     (["poker"], "invalid choice: 'poker'"),
-    (["random", "--tables", "-1"], "argument --tables: must be a positive integer, got '-1'"),
+    (["random", "--tables", "-1"], "argument --tables: must be an integer from 1 to 65,536, got '-1'"),
+    (["random", "--tables", "65537"], "argument --tables: must be an integer from 1 to 65,536, got '65537'"),
     (["random", "--tables", "1.5"], "argument --tables: must be an integer, got '1.5'"),
     (["random", "--players", "1"], "num_players=1 is not allowed"),
     (["random", "--seed", "-1"], "argument --seed: must be an integer from 0 to 2**64 - 1"),
@@ -96,7 +103,11 @@ BAD = [
     (["random", "--option", "colour=red"], "unknown option(s) colour"),
     (["random", "--option", "max_bid=²"], "option max_bid takes an integer, got '²'"),
     (["eval", "--agents", "random"], "needs 4 agents (one per seat), got 1"),
-    (["eval", "--agents", *["random"] * 4, "--deals", "0"], "argument --deals: must be a positive integer"),
+    (["eval", "--agents", *["random"] * 4, "--deals", "0"], "argument --deals: must be an integer from 1 to 10,0"),
+    (["eval", "--agents", *["random"] * 4, "--deals", HUGE], "argument --deals: must be an integer from 1 to 10,0"),
+    (["eval", "--agents", *["random"] * 4, "--batch-size", "100000"], "--batch-size: must be an integer from 1 to 65,"),
+    (["eval", "--agents", *["random"] * 4, "--workers", "1000"], "--workers: must be an integer from 1 to 256"),
+    (["eval", "--agents", *["random"] * 4, "--seed", str(2**64)], "argument --seed: must be an integer from 0 to 2**"),
     (["eval", "--agents", *["random"] * 4, "--deals", "many"], "argument --deals: must be an integer"),
     (["eval", "--agents", *["random"] * 4, "--batch-size", "2"], "--batch-size must be at least the number of"),
     (["eval", "--agents", *["random"] * 4, "--seed", "-3"], "argument --seed: must be an integer from 0"),
@@ -108,17 +119,31 @@ BAD = [
     (["train", "--minutes", "-1"], "argument --minutes: must be a finite number ≥ 0, got '-1'"),
     (["train", "--minutes", "nan"], "argument --minutes: must be a finite number ≥ 0"),
     (["train", "--minutes", "inf"], "argument --minutes: must be a finite number ≥ 0"),
-    (["train", "--steps", "0"], "argument --steps: must be a positive integer"),
-    (["train", "--tables", "-4"], "argument --tables: must be a positive integer"),
-    (["train", "--eval-every", "0"], "argument --eval-every: must be a positive integer"),
-    (["train", "--eval-deals", "0"], "argument --eval-deals: must be a positive integer"),
-    (["train", "--final-deals", "-5"], "argument --final-deals: must be a positive integer"),
-    (["train", "--checkpoint-every", "0"], "argument --checkpoint-every: must be a positive integer"),
+    (["train", "--minutes", "1e308"], "argument --minutes: must be a number from 0 to 100,000, got '1e308'"),
+    (["train", "--steps", "0"], "argument --steps: must be an integer from 1 to 1,000,000,000,000"),
+    (["train", "--steps", HUGE], "argument --steps: must be an integer from 1 to 1,000,000,000,000"),
+    (["train", "--tables", "-4"], "argument --tables: must be an integer from 1 to 65,536"),
+    (["train", "--tables", "1000000"], "argument --tables: must be an integer from 1 to 65,536"),
+    (["train", "--eval-every", "0"], "argument --eval-every: must be an integer from 1 to 1,000,000,000,000"),
+    (["train", "--eval-every", HUGE], "argument --eval-every: must be an integer from 1 to 1,000,000,000,000"),
+    (["train", "--eval-deals", "0"], "argument --eval-deals: must be an integer from 1 to 10,000,000"),
+    (["train", "--eval-deals", HUGE], "argument --eval-deals: must be an integer from 1 to 10,000,000"),
+    (["train", "--final-deals", "-5"], "argument --final-deals: must be an integer from 1 to 10,000,000"),
+    (["train", "--final-deals", HUGE], "argument --final-deals: must be an integer from 1 to 10,000,000"),
+    (["train", "--checkpoint-every", "0"], "argument --checkpoint-every: must be an integer from 1 to 1,000,000"),
+    (["train", "--checkpoint-every", HUGE], "argument --checkpoint-every: must be an integer from 1 to 1,000,000"),
+    (["train", "--selfplay-every", HUGE], "argument --selfplay-every: must be an integer from 1 to 1,000,000"),
+    (["train", "--snapshot-fields", "65"], "argument --snapshot-fields: must be an integer from 0 to 64"),
+    (["train", "--env-runners", "257"], "argument --env-runners: must be an integer from 1 to 256"),
+    (["train", "--opponents", "styles:1000000000000=1"], "styles:N needs a number of players N from 1 to 64"),
+    (["train", "--opponents", "heuristic,careless-bots:65=2"], "careless-bots:N needs a number of players N from 1 "
+                                                                "to 64"),
     (["train", "--learning-rate", "0"], "argument --learning-rate: must be a number > 0, got '0'"),
     (["train", "--ent-coef", "-0.1"], "argument --ent-coef: must be a finite number ≥ 0"),
     (["train", "--game", "triolet", "--hints"], "--hints: the game triolet has no hint features (games with some: "
                                                 "tripoli, flipflop)"),
-    (["train", "--imitate", "-1"], "argument --imitate: must be an integer ≥ 0"),
+    (["train", "--imitate", "-1"], "argument --imitate: must be an integer from 0 to 1,000,000,000,000"),
+    (["train", "--imitate", HUGE], "argument --imitate: must be an integer from 0 to 1,000,000,000,000"),
     (["train", "--seed", str(2**32)], "argument --seed: must be an integer from 0 to 2**32 - 1"),
     (["train", "--players", "12"], "num_players=12 is not allowed"),
     (["train", "--option", "max_bid=0"], "max_bid=0 is not allowed"),
@@ -129,7 +154,9 @@ BAD = [
     (["train", "--opponents", "nobody"], "unknown agent 'nobody'"),
     (["play", "tripoli", "--seat", "4"], "--seat must be a seat 0..3, got 4"),
     (["play", "tripoli", "--seat", "-1"], "--seat must be a seat 0..3, got -1"),
-    (["play", "tripoli", "--deals", "0"], "argument --deals: must be a positive integer"),
+    (["play", "tripoli", "--deals", "0"], "argument --deals: must be an integer from 1 to 10,000,000"),
+    (["play", "tripoli", "--deals", HUGE], "argument --deals: must be an integer from 1 to 10,000,000"),
+    (["play", "tripoli", "--seed", str(2**64)], "argument --seed: must be an integer from 0 to 2**64 - 1"),
     (["play", "tripoli", "--players", "12"], "num_players=12 is not allowed"),
     (["play", "triolet", "--opponents", "nobody"], "unknown agent 'nobody'"),
     (["play", "tripoli", "--opponents", "random", "random"], "one opponent for all bots or one per bot (3)"),
@@ -138,6 +165,17 @@ BAD = [
     (["play", "tripoli", "--log", "{file}/game.jsonl"], "is a file, not a folder"),
     (["play", "flipflop", "--option", "colour=blue"], "unknown option(s) colour"),
     (["play", "chess"], "argument game: invalid choice: 'chess'"),
+    (["watch", "tripoli", "--deals", HUGE], "argument --deals: must be an integer from 1 to 10,000,000"),
+    (["watch", "tripoli", "--seed", str(2**64)], "argument --seed: must be an integer from 0 to 2**64 - 1"),
+    (["watch", "tripoli", "--delay", "1e10"], "argument --delay: must be a number from 0 to 60, got '1e10'"),
+    ([*LEAGUE, "--seed", str(2**64)], "argument --seed: must be an integer from 0 to 2**64 - 1"),
+    ([*LEAGUE, "--seed", "-1"], "argument --seed: must be an integer from 0 to 2**64 - 1"),
+    ([*LEAGUE, "--deals", HUGE], "argument --deals: must be an integer from 1 to 10,000,000"),
+    ([*LEAGUE, "--shard-groups", "5000"], "argument --shard-groups: must be an integer from 1 to 4,096"),
+    ([*LEAGUE, "--workers", "257"], "argument --workers: must be an integer from 1 to 256"),
+    ([*LEAGUE, "--players", "four"], "argument --players: must be an integer, got 'four'"),
+    ([*LEAGUE, "--out", "{file}"], "is a file, not a folder"),
+    ([*LEAGUE, "--out", "{file}/leagues"], "is a file, not a folder"),
     (["replay", "{tmp}/missing.jsonl"], "missing.jsonl: no such file"),
     (["replay", "{tmp}"], "is a directory, not a log file"),
     (["replay", "{file}"], "not JSON"),
@@ -186,10 +224,12 @@ def test_a_model_file_without_a_policy_is_one_line(command: str, tmp_path, capsy
 NUMBER_TYPES = [
     (cli_args.integer, lambda v: True),
     (cli_args.positive_int, lambda v: v >= 1),
-    (cli_args.non_negative_int, lambda v: v >= 0),
+    (cli_args.count(MAX_DEALS), lambda v: 1 <= v <= MAX_DEALS),
+    (cli_args.count(MAX_STEPS, low=0), lambda v: 0 <= v <= MAX_STEPS),
     (cli_args.seed_int, lambda v: 0 <= v < 2**64),
     (cli_args.seed32_int, lambda v: 0 <= v < 2**32),
     (cli_args.non_negative_float, lambda v: math.isfinite(v) and v >= 0),
+    (cli_args.number_upto(MAX_DELAY), lambda v: 0 <= v <= MAX_DELAY),
 ]
 
 

@@ -155,7 +155,7 @@ def fake_model(path: Path, game: str) -> Path:
         (["--agents", "random", "random", "random", "--option", "colour=red"], "unknown option(s) colour"),
         (["--agents", "random", "random", "random", "--option", "max_raises=many"], "takes an integer"),
         (["--agents", "random", "random", "random", "--option", "oops"], "key=value"),
-        (["--agents", "random", "random", "random", "--deals", "0"], "--deals: must be a positive integer"),
+        (["--agents", "random", "random", "random", "--deals", "0"], "--deals: must be an integer from 1 to 10,0"),
         (["--players", "12", "--agents", "random"], "num_players=12 is not allowed"),
         (["--agents", "ppo:{flipflop_model}", "random", "random"], "trained for 'flipflop', not 'tripoli'"),
     ],

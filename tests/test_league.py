@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 
 from agents.registry import make_agent
 from envs.registry import make_game
+from training import league
 from training.cli import main
 from training.evaluate import evaluate
 from training.executors import ExecutorError, InProcess, ProcessPool, RayExecutor, cardgym_version, prepare_ray_auth
-from training.league import LeagueConfig, LeagueRun, league_files, run_league
+from training.league import LeagueConfig, LeagueError, LeagueRun, league_files, run_league
 from training.league_schedule import MAX_ALL_LINEUPS, pair_meetings, schedule_lineups
 from training.league_stats import finish_ranks, league_stats
 
@@ -310,11 +311,11 @@ def test_a_league_with_other_arguments_or_finished_is_refused_unless_forced(tmp_
     log = league_files(tmp_path, TINY)["shards"]
     before = log.read_bytes()
     other = LeagueConfig(**{**TINY.__dict__, "deals": 240})
-    with pytest.raises(FileExistsError, match="config.deals differs"):
+    with pytest.raises(LeagueError, match="config.deals differs"):
         LeagueRun(other, out=tmp_path)
     assert log.read_bytes() == before  # refused: nothing changed
     run_league(TINY, out=tmp_path)
-    with pytest.raises(FileExistsError, match="already holds a finished league"):
+    with pytest.raises(LeagueError, match="already holds a finished league"):
         LeagueRun(TINY, out=tmp_path)
     result = run_league(TINY, out=tmp_path, force=True)
     assert result.resumed_shards == 0 and league_json(tmp_path) == expected
@@ -340,10 +341,10 @@ def test_cli_league_prints_the_table_and_writes_json_and_plot(tmp_path, capsys, 
     [(["--agents", "random", "heuristic"], "needs at least 3 different agents, got 2; to play fewer"),
      (["--agents", "random", "heuristic", "random"], "each agent enters a league once; repeated: random"),
      (["--agents", "random", "heuristic", "nobody"], "unknown agent 'nobody'"),
-     (["--agents", *FIELD, "--deals", "0"], "deals must be a positive integer"),
-     (["--agents", *FIELD, "--shard-groups", "0"], "shard_groups must be a positive integer"),
+     (["--agents", *FIELD, "--deals", "0"], "argument --deals: must be an integer from 1 to 10,000,000, got '0'"),
+     (["--agents", *FIELD, "--shard-groups", "0"], "argument --shard-groups: must be an integer from 1 to 4,096"),
      (["--agents", *FIELD, "--option", "paycards=never"], "paycards"),
-     (["--agents", *FIELD, "--workers", "0"], "--workers: must be a positive integer")],
+     (["--agents", *FIELD, "--workers", "0"], "argument --workers: must be an integer from 1 to 256")],
 )
 def test_cli_league_refuses_bad_arguments_in_one_line(tmp_path, capsys, args: list[str], message: str) -> None:
     with pytest.raises(SystemExit) as stop:
@@ -374,3 +375,102 @@ def test_cli_league_refuses_a_finished_league_unless_forced(tmp_path, capsys) ->
     assert stop.value.code == 2 and "already holds a finished league" in err and len(err.splitlines()) == 1
     main(cli("--agents", *FIELD, "--out", str(tmp_path), "--no-plot", "--force"))
     assert "payoff matrix" in capsys.readouterr().out
+
+
+# ----- refusals before any work ----------------------------------------------------------------------------------
+def no_shard(task):
+    raise AssertionError("a shard was played although the league was refused")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"seed": 2**64}, "seed must be an integer from 0 to 2**64 - 1, got 18446744073709551616"),
+    ({"seed": -1}, "seed must be an integer from 0 to 2**64 - 1, got -1"),
+    ({"deals": 10**30}, f"deals must be an integer from 1 to 10,000,000, got {10**30}"),
+    ({"shard_groups": 4097}, "shard_groups must be an integer from 1 to 4,096, got 4097"),
+    ({"deals": True}, "deals must be an integer from 1 to 10,000,000, got True"),
+])
+def test_a_config_out_of_bounds_is_one_line_before_any_shard(change, message, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(league, "play_shard", no_shard)
+    with pytest.raises(LeagueError) as info:
+        run_league(LeagueConfig(**{**TINY.__dict__, **change}), out=tmp_path / "out")
+    assert str(info.value) == message
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_largest_seed_plays() -> None:
+    result = run_league(LeagueConfig(**{**TINY.__dict__, "seed": 2**64 - 1, "deals": 12, "bootstrap": 10}))
+    assert result.deal_seeds.dtype == np.uint64 and result.deals == 12
+
+
+def test_cli_league_refuses_an_out_that_is_a_file_before_playing(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(league, "play_shard", no_shard)
+    out = tmp_path / "results"
+    out.write_text("not a folder\n")
+    with pytest.raises(SystemExit) as stop:
+        main(cli("--agents", *FIELD, "--out", str(out)))
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2 and err == f"cardgym league: error: --out {out}: {out} is a file, not a folder"
+    assert out.read_text() == "not a folder\n"
+
+
+# ----- a shard log edited by hand ---------------------------------------------------------------------------------
+def set_field(key, value):
+    def change(record):
+        record[key] = value
+        return json.dumps(record)
+    return change
+
+
+SHARD_EDITS = {
+    "returns all NaN": (lambda r: json.dumps({**r, "returns": np.full((4, 3, 3), np.nan).tolist()}),
+                        "'returns' must be 4 × 3 × 3 nested lists of finite numbers"),
+    "a return infinite": (lambda r: json.dumps(r).replace(str(r["returns"][0][0][0]), "Infinity", 1),
+                          "'returns' must be 4 × 3 × 3 nested lists of finite numbers"),
+    "a return a string": (lambda r: json.dumps({**r, "returns": [[["1.5"] * 3] * 3] * 4}),
+                          "'returns' must be 4 × 3 × 3 nested lists of finite numbers"),
+    "a return a boolean": (lambda r: json.dumps({**r, "returns": [[[True] * 3] * 3] * 4}),
+                           "'returns' must be 4 × 3 × 3 nested lists of finite numbers"),
+    "returns of another shape": (lambda r: json.dumps({**r, "returns": r["returns"][:3]}),
+                                 "'returns' must be 4 × 3 × 3 nested lists"),
+    "decisions null": (set_field("decisions", None), "'decisions' must be an integer ≥ 0, got null\n"),
+    "decisions a word": (set_field("decisions", "abc"), "'decisions' must be an integer ≥ 0, got a string \"abc\"\n"),
+    "decisions a boolean": (set_field("decisions", True), "'decisions' must be an integer ≥ 0, got a boolean true\n"),
+    "decisions negative": (set_field("decisions", -1), "'decisions' must be an integer ≥ 0, got an integer -1\n"),
+    "decisions NaN": (lambda r: json.dumps({**r, "decisions": float("nan")}),
+                      "'decisions' must be an integer ≥ 0, got a number nan\n"),
+    "decisions a fraction": (set_field("decisions", 2.5), "'decisions' must be an integer ≥ 0, got a number 2.5\n"),
+    "shard a string": (set_field("shard", "1"), "'shard' must be a shard index 0..11, got a string \"1\"\n"),
+    "shard a boolean": (set_field("shard", True), "'shard' must be a shard index 0..11, got a boolean true\n"),
+    "shard out of the plan": (set_field("shard", 12), "'shard' must be a shard index 0..11, got an integer 12\n"),
+    "another lineup": (set_field("lineup", 3), "'lineup' must be 0, the lineup of shard 1"),
+    "groups of another shard": (set_field("groups", [0, 4]), "'groups' must be [4, 8], the deal groups of shard 1"),
+    "a group a boolean": (lambda r: json.dumps({**r, "shard": 0, "groups": [False, 4]}),
+                          "'groups' must be [0, 4], the deal groups of shard 0"),
+    "a key missing": (lambda r: json.dumps({k: v for k, v in r.items() if k != "decisions"}), "missing decisions"),
+    "a key too many": (set_field("note", "mine"), "unknown note"),
+    "not an object": (lambda r: json.dumps([r]), "a shard record is a JSON object"),
+    "not JSON": (lambda r: json.dumps(r)[:-1] + ",}", "not JSON"),
+    "a shard twice": (lambda r: json.dumps({**r, "shard": 0, "groups": [0, 4]}), "shard 0 again (it is on line 2"),
+}
+
+
+@pytest.mark.parametrize("edit", list(SHARD_EDITS))
+def test_a_shard_log_edited_by_hand_is_one_line_naming_its_file_line_and_field(edit, tmp_path, capsys,
+                                                                             monkeypatch) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        run_league(TINY, out=tmp_path, executor=StopAfter(3))
+    log = league_files(tmp_path, TINY)["shards"]
+    lines = log.read_text().splitlines(keepends=True)
+    record = json.loads(lines[2])
+    assert record["shard"] == 1  # lineup 0, deal groups 4..8
+    change, message = SHARD_EDITS[edit]
+    lines[2] = change(record) + "\n"
+    log.write_text("".join(lines))
+    before = sorted(tmp_path.iterdir()), log.read_bytes()
+    monkeypatch.setattr(league, "play_shard", no_shard)
+    with pytest.raises(SystemExit) as stop:
+        main(cli("--agents", *FIELD, "--out", str(tmp_path)))
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"cardgym league: error: {log}, line 3: ") and message in err, err
+    assert (sorted(tmp_path.iterdir()), log.read_bytes()) == before  # nothing written, nothing changed

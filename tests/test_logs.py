@@ -305,6 +305,27 @@ def test_recorded_logs_verify_and_replay_identically(recorded, tmp_path, capsys,
     assert code == 0 and err == "" and out.count("verified:") == 1
 
 
+def delete_a_step(lines, game):
+    i = first(lines, "step", lambda s: s["n"] == 3)
+    del lines[i]
+    return i, ""  # the line after it now stands at its place
+
+
+@pytest.mark.parametrize("forge", [forge_action_illegal, forge_action_other_legal, delete_a_step],
+                         ids=["illegal action", "another legal action", "a step deleted"])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_html_page_refuses_a_forged_log_naming_the_line_verify_names(recorded, tmp_path, capsys, name, forge):
+    lines = copy.deepcopy(recorded[name])
+    index, _ = forge(lines, game_of(recorded[name]))
+    path = write(tmp_path / "forged.jsonl", lines)
+    code, _, verified = run_cli(["replay", str(path), "--verify"], capsys)
+    page = tmp_path / "page.html"
+    code_html, out, err = run_cli(["replay", str(path), "--html", str(page)], capsys)
+    assert code == code_html == 1 and err == verified and err.count("\n") == 1, err
+    assert err.startswith(f"cardgym replay: verification failed: {path}, line {index + 1} "), err
+    assert not page.exists() and "wrote" not in out
+
+
 # ----- a log that stops early -----------------------------------------------------------------------------------------
 def test_truncated_log_is_incomplete(recorded, tmp_path, capsys):
     lines = recorded["flipflop"]
@@ -320,6 +341,11 @@ def test_truncated_log_is_incomplete(recorded, tmp_path, capsys):
     assert code == 0 and "the log stops before the end of the game" in out and err == ""
     code, out, err = run_cli(["replay", str(path), "--verify"], capsys)
     assert code == 1 and err.count("\n") == 1 and f"line {cut + 1}: incomplete log" in err
+    # The page of a game cut short goes as far as the log; with --verify the log must reach the end, and no page.
+    code, out, err = run_cli(["replay", str(path), "--html", str(tmp_path / "cut.html")], capsys)
+    assert code == 0 and err == "" and (tmp_path / "cut.html").exists()
+    code, out, err = run_cli(["replay", str(path), "--html", str(tmp_path / "cut2.html"), "--verify"], capsys)
+    assert code == 1 and f"line {cut + 1}: incomplete log" in err and not (tmp_path / "cut2.html").exists()
     # Without its deal_end and result lines a finished game is incomplete too.
     path = write(tmp_path / "no_end.jsonl", lines[:-2])
     with pytest.raises(VerifyError, match="incomplete log"):

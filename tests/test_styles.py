@@ -62,18 +62,31 @@ def test_styles_in_an_opponent_pool_share_their_weight() -> None:
     assert [(m.name, m.weight) for m in pool] == [("heuristic", 2.0)] + [(f"style:{k}", 0.5) for k in range(4)]
     with pytest.raises(AgentSpecError, match="'style:1' is given twice"):
         parse_opponents("styles:2,style:1", game)
-    with pytest.raises(AgentSpecError, match="styles:N needs a number of players N ≥ 1"):
+    with pytest.raises(AgentSpecError, match="styles:N needs a number of players N from 1 to 64"):
         parse_opponents("styles:0", game)
     pool = parse_opponents("careless-styles:3=1.5,styles:2", game)
     assert [(m.name, m.weight) for m in pool] == ([(f"careless-style:{k}", 0.5) for k in range(3)]
                                                   + [(f"style:{k}", 0.5) for k in range(2)])
     with pytest.raises(AgentSpecError, match="'careless-style:0' is given twice"):
         parse_opponents("careless-style:0,careless-styles:2", game)
-    with pytest.raises(AgentSpecError, match="careless-styles:N needs a number of players N ≥ 1"):
+    with pytest.raises(AgentSpecError, match="careless-styles:N needs a number of players N from 1 to 64"):
         parse_opponents("careless-styles:x", game)
     pool = parse_opponents("careless-bots:2=1,careless-bot:7", game)
     assert [(m.name, m.weight) for m in pool] == [("careless-bot:0", 0.5), ("careless-bot:1", 0.5),
                                                   ("careless-bot:7", 1.0)]
+
+
+@pytest.mark.parametrize("spec", ["styles:1000000000000=1", "careless-styles:65", "careless-bots:100=2", "styles:²",
+                                  "styles:" + "9" * 5000, "heuristic,careless-bots:65"])
+def test_a_family_of_more_than_64_members_is_refused_before_one_is_built(spec: str, monkeypatch) -> None:
+    def no_member(*args, **kwargs):
+        raise AssertionError("a member was built")
+
+    game = make_game("tripoli", 4)
+    monkeypatch.setattr("training.opponent_pool.make_agent", lambda name, game: no_member() if ":" in name else None)
+    with pytest.raises(AgentSpecError, match=r"s:N needs a number of players N from 1 to 64, e\.g\. ") as info:
+        parse_opponents(spec, game)
+    assert "\n" not in str(info.value)
 
 
 @pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
@@ -137,6 +150,7 @@ def test_careless_players_take_random_moves_at_their_share(name: str) -> None:
     ("careless-style:", "flipflop", "a careless-style player is careless-style:K with an integer K ≥ 0"),
     ("careless-style:1.5", "tripoli", "a careless-style player is careless-style:K with an integer K ≥ 0"),
     ("careless-bot:-2", "triolet", "a careless-bot player is careless-bot:K with an integer K ≥ 0"),
+    ("style:²", "tripoli", "a style player is style:K with an integer K ≥ 0"),
 ])
 def test_bad_style_specs_are_refused(spec: str, game: str, message: str) -> None:
     with pytest.raises(AgentSpecError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:

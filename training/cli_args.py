@@ -1,7 +1,7 @@
 """What the ``cardgym`` commands share about their arguments: ``type=`` functions that refuse a bad number while
-argparse parses (before anything is imported or started), the ``--option KEY=VALUE`` parser, :class:`CommandError`
-for input a command finds wrong later, and the checks that an output can be written before the work that fills it
-begins."""
+argparse parses (before anything is imported or started; counts and durations within the bounds of
+:mod:`training.limits`), the ``--option KEY=VALUE`` parser, :class:`CommandError` for input a command finds wrong
+later, and the checks that an output can be written before the work that fills it begins."""
 
 from __future__ import annotations
 
@@ -9,13 +9,15 @@ import argparse
 import math
 import os
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
+from envs.core.checks import U64_MAX
 from envs.core.config import ConfigError
 from envs.registry import game_class
 
-MAX_SEED = 2**64 - 1
+MAX_SEED = U64_MAX
 """Table seeds are unsigned 64-bit integers (envs.core.rng)."""
 
 
@@ -40,12 +42,18 @@ def positive_int(text: str) -> int:
     return value
 
 
-def non_negative_int(text: str) -> int:
-    """An integer ≥ 0."""
-    value = integer(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer ≥ 0, got {text!r}")
-    return value
+def count(high: int, low: int = 1) -> Callable[[str], int]:
+    """The ``type=`` function of a count: an integer from ``low`` to ``high`` (a bound of :mod:`training.limits`);
+    the refusal names both."""
+
+    def parse(text: str) -> int:
+        value = integer(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be an integer from {low:,} to {high:,}, got {text!r}")
+        return value
+
+    parse.__name__ = f"count_{low}_to_{high}"
+    return parse
 
 
 def seed_int(text: str) -> int:
@@ -73,6 +81,20 @@ def non_negative_float(text: str) -> float:
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a finite number ≥ 0, got {text!r}")
     return value
+
+
+def number_upto(high: float) -> Callable[[str], float]:
+    """The ``type=`` function of a duration: a finite number from 0 to ``high`` (a bound of
+    :mod:`training.limits`); the refusal names both."""
+
+    def parse(text: str) -> float:
+        value = non_negative_float(text)
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be a number from 0 to {high:,g}, got {text!r}")
+        return value
+
+    parse.__name__ = f"number_upto_{high:g}"
+    return parse
 
 
 def positive_float(text: str) -> float:

@@ -29,13 +29,14 @@ from training.cli_args import (
     CommandError,
     check_output_file,
     check_output_folder,
+    count,
     integer,
     parse_options,
-    positive_int,
     seed_int,
 )
 from training.evaluate import advantage, evaluate, group_seeds
 from training.executors import add_executor_arguments, executor_from_args
+from training.limits import MAX_DEALS, MAX_TABLES
 
 
 def file_stem(game: str, num_players: int, agents: list[str], options: dict) -> str:
@@ -124,10 +125,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help=f"one agent per seat: {SPEC_HELP}")
     p.add_argument("--baseline", default=None, metavar="SPEC",
                    help="also print the first agent's advantage over this agent in the same seats of the same deals")
-    p.add_argument("--deals", type=positive_int, default=20_000,
-                   help="episodes to play, rounded up to whole groups of one seed x all seat rotations")
+    p.add_argument("--deals", type=count(MAX_DEALS), default=20_000,
+                   help=f"episodes to play, rounded up to whole groups of one seed x all seat rotations (1 to "
+                        f"{MAX_DEALS:,}; default 20,000)")
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the deal groups (0 to 2**64 - 1; default 0)")
-    p.add_argument("--batch-size", type=positive_int, default=8192, help="tables stepped at once (default 8192)")
+    p.add_argument("--batch-size", type=count(MAX_TABLES), default=8192,
+                   help=f"tables stepped at once (1 to {MAX_TABLES:,}; default 8192)")
     p.add_argument("--out", default="eval_results", help="folder for the JSON and PNG (default eval_results)")
     p.add_argument("--force", action="store_true", help="overwrite result files of the same name in --out (and --log)")
     p.add_argument("--log", default=None, metavar="FILE",

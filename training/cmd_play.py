@@ -32,11 +32,12 @@ from training.cli_args import (
     MAX_SEED,
     CommandError,
     check_output_file,
+    count,
     integer,
     parse_options,
-    positive_int,
     seed_int,
 )
+from training.limits import MAX_DEALS
 
 UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "points"}
 """What a game's rewards count, for the summaries."""
@@ -244,7 +245,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", type=integer, default=0, help="your seat (default 0)")
     p.add_argument("--seed", type=seed_int, default=None,
                    help="seed of the first game (0 to 2**64 - 1; default: random)")
-    p.add_argument("--deals", type=positive_int, default=1, help="episodes to play in a row (default 1)")
+    p.add_argument("--deals", type=count(MAX_DEALS), default=1,
+                   help=f"episodes to play in a row (1 to {MAX_DEALS:,}; default 1)")
     p.add_argument("--log", default=None, metavar="FILE",
                    help="record the games as JSON Lines in FILE (a new file: an existing one is kept unless --force)")
     p.add_argument("--force", action="store_true", help="let --log overwrite an existing file")

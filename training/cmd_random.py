@@ -12,7 +12,8 @@ import numpy as np
 
 from envs.core.game import sample_legal
 from envs.registry import GAMES, make_game
-from training.cli_args import integer, parse_options, positive_int, seed_int
+from training.cli_args import count, integer, parse_options, seed_int
+from training.limits import MAX_TABLES
 
 
 def run(args: argparse.Namespace) -> None:
@@ -39,7 +40,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=sorted(GAMES), default="tripoli")
     p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
-    p.add_argument("--tables", type=positive_int, default=1024, help="games played at once (default 1024)")
+    p.add_argument("--tables", type=count(MAX_TABLES), default=1024,
+                   help=f"games played at once (1 to {MAX_TABLES:,}; default 1024)")
     p.add_argument("--seed", type=seed_int, default=0, help="seed of the first table (0 to 2**64 - 1; default 0)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.set_defaults(func=run)

@@ -5,10 +5,14 @@
     cardgym replay game.jsonl --verify   # also play each game again and check every line of the log against it
     cardgym replay game.jsonl --html game.html [--seat 2 | --seat public]   # a page that steps through the game
 
-Exit status: 0 when every game printed (and, with ``--verify``, replayed exactly to its end); 1 when ``--verify``
-finds a line the replayed game does not reproduce, or a log that stops before the game's end; 2 when the file is
-not a readable, well-formed cardgym log (or ``--game`` is out of range). Each problem is one line on stderr naming
-the file's line.
+``--html`` replays the game to build the page, checking every line on the way as ``--verify`` does (the page of a
+log that stops early goes as far as the log; with ``--verify`` too, the log must reach the game's end).
+
+Exit status: 0 when every game printed or the page was written (and, with ``--verify``, replayed exactly to its
+end); 1 when the replayed game does not reproduce a line of the log (``--verify``, ``--html``), or, with
+``--verify``, when the log stops before the game's end; 2 when the file is not a readable, well-formed cardgym log
+(or ``--game`` is out of range). Each problem is one line on stderr naming the file's line, the same for
+``--verify`` and ``--html``; nothing is written then.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from envs.gamelog import LogError, VerifyError, read_log, verify
+from envs.gamelog import GameLog, LogError, VerifyError, read_log, verify
 from training.cli_args import CommandError, check_output_file, positive_int
 
 
@@ -30,8 +34,16 @@ def seat_arg(text: str) -> int | None:
     return int(text)
 
 
-def write_page(args: argparse.Namespace, logs: list) -> None:
-    """``--html``: the page of the chosen game (``--game``, needed when the file holds several)."""
+def print_verified(log: GameLog) -> None:
+    """``--verify``: check the whole game (:func:`envs.gamelog.verify`) and say so."""
+    verify(log)
+    print(f"verified: the seed, the deck and the {len(log.steps)} logged actions reproduce every line of the log, to "
+          "the game's end")
+
+
+def write_page(args: argparse.Namespace, logs: list[GameLog]) -> None:
+    """``--html``: the page of the chosen game (``--game``, needed when the file holds several); nothing is written
+    unless the replay reproduces every line (:func:`envs.replay_page.frames_of`)."""
     from envs.replay_page import replay_page
 
     if args.game is None and len(logs) > 1:
@@ -40,7 +52,10 @@ def write_page(args: argparse.Namespace, logs: list) -> None:
     n = log.header["num_players"]
     if args.seat is not None and not 0 <= args.seat < n:
         raise CommandError(f"--seat must be a seat 0..{n - 1} or 'public', got {args.seat}")
-    Path(args.html).write_text(replay_page(log, args.seat), encoding="utf-8")
+    if args.verify:
+        print_verified(log)
+    page = replay_page(log, args.seat)
+    Path(args.html).write_text(page, encoding="utf-8")
     print(f"wrote {args.html}: open it in a browser (← → step through the game)")
 
 
@@ -60,9 +75,7 @@ def run(args: argparse.Namespace) -> None:
                 print(f"######## game {k} of {len(logs)} ########")
             print(log.text(unicode=not args.ascii))
             if args.verify:
-                verify(log)
-                print(f"verified: the seed, the deck and the {len(log.steps)} logged actions reproduce every line "
-                      "of the log, to the game's end")
+                print_verified(log)
             print()
     except VerifyError as e:
         print(f"cardgym replay: verification failed: {e}", file=sys.stderr)

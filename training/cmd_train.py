@@ -17,16 +17,25 @@ from envs.registry import GAMES, make_game
 from training.cli_args import (
     CommandError,
     check_output_folder,
+    count,
     integer,
     kind_weight,
     non_negative_float,
-    non_negative_int,
+    number_upto,
     parse_options,
     positive_float,
-    positive_int,
     seed32_int,
 )
 from training.keep import KEEP_RULES
+from training.limits import (
+    MAX_DEALS,
+    MAX_FAMILY_MEMBERS,
+    MAX_MINUTES,
+    MAX_SNAPSHOT_FIELDS,
+    MAX_STEPS,
+    MAX_TABLES,
+    MAX_WORKERS,
+)
 from training.train_config import LEAGUE_MEASURES, TrainConfig
 
 DEFAULTS = TrainConfig()
@@ -144,20 +153,23 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", choices=("sb3", "rllib"), default=DEFAULTS.engine,
                    help="sb3: MaskablePPO in this process (default); rllib: RLlib's PPO on Ray, a local Ray or the "
                         "cluster at RAY_ADDRESS (extra cardgym[rllib]; no imitation, self-play or league)")
-    p.add_argument("--env-runners", type=positive_int, default=DEFAULTS.env_runners, metavar="N",
-                   help="with --engine rllib: RLlib env runners, each stepping tables/N tables (default 1)")
+    p.add_argument("--env-runners", type=count(MAX_WORKERS), default=DEFAULTS.env_runners, metavar="N",
+                   help=f"with --engine rllib: RLlib env runners, each stepping tables/N tables (1 to {MAX_WORKERS}; "
+                        "default 1)")
     p.add_argument("--players", type=integer, default=DEFAULTS.players, help="table size (default 4)")
     p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.add_argument("--opponents", default=DEFAULTS.opponents,
                    help=f"opponent pool: comma-separated specs ({SPEC_HELP}), each optionally spec=weight, "
                         "e.g. heuristic=3,random=1; styles:N=W, careless-styles:N=W and careless-bots:N=W put N "
-                        "members of a family (agents.styles) in the pool, sharing the weight W (default heuristic)")
+                        "members of a family (agents.styles) in the pool, sharing the weight W (N from 1 to "
+                        f"{MAX_FAMILY_MEMBERS}; default heuristic)")
     p.add_argument("--whole-table", type=float, default=DEFAULTS.whole_table, metavar="Q",
                    help="share of tables where one pool draw plays every opponent seat (default 0: one draw per seat)")
     p.add_argument("--selfplay", action="store_true",
                    help="add frozen snapshots of the learner to the opponent pool (self-play)")
-    p.add_argument("--selfplay-every", type=positive_int, default=DEFAULTS.selfplay_every, metavar="N",
-                   help=f"learner decisions between self-play snapshots (default {DEFAULTS.selfplay_every:,})")
+    p.add_argument("--selfplay-every", type=count(MAX_STEPS), default=DEFAULTS.selfplay_every, metavar="N",
+                   help=f"learner decisions between self-play snapshots (1 to {MAX_STEPS:,}; default "
+                        f"{DEFAULTS.selfplay_every:,})")
     p.add_argument("--selfplay-share", type=non_negative_float, default=DEFAULTS.selfplay_share, metavar="S",
                    help=f"share of opponent seats given to the snapshots (default {DEFAULTS.selfplay_share})")
     p.add_argument("--league", action="store_true",
@@ -173,17 +185,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--league-floor", type=positive_float, default=DEFAULTS.league_floor, metavar="F",
                    help="with --league: the least share of its prior weight a member keeps, however well the learner "
                         f"does (0 < F <= 1; default {DEFAULTS.league_floor:g})")
-    p.add_argument("--imitate", type=non_negative_int, default=DEFAULTS.imitate, metavar="N",
-                   help="clone the teacher on N of its decisions before PPO (at most half the time budget; 0: no)")
+    p.add_argument("--imitate", type=count(MAX_STEPS, low=0), default=DEFAULTS.imitate, metavar="N",
+                   help=f"clone the teacher on N of its decisions before PPO (0 to {MAX_STEPS:,}, and at most half "
+                        "the time budget; 0: no)")
     p.add_argument("--imitate-teacher", default=DEFAULTS.imitate_teacher, metavar="SPEC",
                    help="the agent cloned by --imitate (default heuristic)")
-    p.add_argument("--steps", type=positive_int, default=DEFAULTS.total_steps, help="learner decisions to train for")
-    p.add_argument("--minutes", type=non_negative_float, default=DEFAULTS.time_budget / 60,
-                   help="time budget of the training in minutes (0: none; the final evaluation comes on top)")
+    p.add_argument("--steps", type=count(MAX_STEPS), default=DEFAULTS.total_steps,
+                   help=f"learner decisions to train for (1 to {MAX_STEPS:,}; default {DEFAULTS.total_steps:,})")
+    p.add_argument("--minutes", type=number_upto(MAX_MINUTES), default=DEFAULTS.time_budget / 60,
+                   help=f"time budget of the training in minutes (0 to {MAX_MINUTES:,g}; 0: none; the final "
+                        "evaluation comes on top)")
     p.add_argument("--seed", type=seed32_int, default=DEFAULTS.seed,
                    help="seed of the tables, the network and the evaluations (0 to 2**32 - 1; default 0)")
     p.add_argument("--out", default=None, help="output folder (default runs/GAME)")
-    p.add_argument("--tables", type=positive_int, default=DEFAULTS.tables, help="tables stepped at once")
+    p.add_argument("--tables", type=count(MAX_TABLES), default=DEFAULTS.tables,
+                   help=f"tables stepped at once (1 to {MAX_TABLES:,}; default {DEFAULTS.tables})")
     p.add_argument("--reward-scale", type=non_negative_float, default=DEFAULTS.reward_scale, metavar="X",
                    help=f"rewards handed to PPO are the game's returns times X (default {DEFAULTS.reward_scale}: "
                         "chips; about 1 suits games whose returns are a few units)")
@@ -207,27 +223,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--anchor-weight-on", type=kind_weight, action="append", metavar="KIND=W",
                    help="with --anchor: the bonus W where the anchor's action is of this kind (an action's name up "
                         "to its first card or number, e.g. \"draw stock=1.5\"), instead of --anchor-weight; repeatable")
-    p.add_argument("--eval-every", type=positive_int, default=DEFAULTS.eval_every,
-                   help="learner decisions between evaluations against the heuristic")
-    p.add_argument("--eval-deals", type=positive_int, default=DEFAULTS.eval_deals,
-                   help="deals of each periodic evaluation")
+    p.add_argument("--eval-every", type=count(MAX_STEPS), default=DEFAULTS.eval_every,
+                   help=f"learner decisions between evaluations against the heuristic (1 to {MAX_STEPS:,}; default "
+                        f"{DEFAULTS.eval_every:,})")
+    p.add_argument("--eval-deals", type=count(MAX_DEALS), default=DEFAULTS.eval_deals,
+                   help=f"deals of each periodic evaluation (1 to {MAX_DEALS:,}; default {DEFAULTS.eval_deals:,})")
     p.add_argument("--background-eval", action="store_true",
                    help="play the periodic evaluations in a second process while PPO trains on (the same results, "
                         "used one evaluation later; on a machine with a core to spare, more training in the budget)")
-    p.add_argument("--final-deals", type=positive_int, default=DEFAULTS.final_deals,
-                   help=f"deals of the closing evaluation in each field (default {DEFAULTS.final_deals:,})")
+    p.add_argument("--final-deals", type=count(MAX_DEALS), default=DEFAULTS.final_deals,
+                   help=f"deals of the closing evaluation in each field (1 to {MAX_DEALS:,}; default "
+                        f"{DEFAULTS.final_deals:,})")
     p.add_argument("--fields", default=DEFAULTS.fields, metavar="SPECS",
                    help="fields of the closing table: comma-separated agent specs, each played by players-1 copies; "
                         "zoo: every bot of the game; heldout: styles no training pool names (agents.heldout) "
                         "(default zoo,heldout)")
-    p.add_argument("--snapshot-fields", type=non_negative_int, default=DEFAULTS.snapshot_fields, metavar="K",
-                   help="earlier snapshots of the learner added to the closing table's fields (default 2)")
+    p.add_argument("--snapshot-fields", type=count(MAX_SNAPSHOT_FIELDS, low=0), default=DEFAULTS.snapshot_fields,
+                   metavar="K", help=f"earlier snapshots of the learner added to the closing table's fields (0 to "
+                                     f"{MAX_SNAPSHOT_FIELDS}; default {DEFAULTS.snapshot_fields})")
     p.add_argument("--keep", choices=KEEP_RULES, default=DEFAULTS.keep,
                    help="the policy saved as model.zip and closed on: the last one (default), or the best periodic "
                         "evaluation of the second half by its worst opponent family, among those that beat the "
                         "heuristic (training.keep; the last one is then saved as last.zip too)")
-    p.add_argument("--checkpoint-every", type=positive_int, default=DEFAULTS.checkpoint_every,
-                   help="learner decisions between checkpoints")
+    p.add_argument("--checkpoint-every", type=count(MAX_STEPS), default=DEFAULTS.checkpoint_every,
+                   help=f"learner decisions between checkpoints (1 to {MAX_STEPS:,}; default "
+                        f"{DEFAULTS.checkpoint_every:,})")
     p.add_argument("--resume", default=None, metavar="ZIP", help="continue from a checkpoint or model")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

@@ -25,13 +25,14 @@ from training.cli_args import (
     MAX_SEED,
     CommandError,
     check_output_file,
+    count,
     integer,
-    non_negative_float,
+    number_upto,
     parse_options,
-    positive_int,
     seed_int,
 )
 from training.cmd_play import TerminalGame
+from training.limits import MAX_DEALS, MAX_DELAY
 
 
 class _Revealed:
@@ -109,10 +110,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
     p.add_argument("--agents", nargs="+", default=["heuristic"], metavar="SPEC",
                    help=f"one spec for every seat, or one per seat ({SPEC_HELP}; default heuristic)")
-    p.add_argument("--seed", type=seed_int, default=None, help="seed of the first game (default: random)")
-    p.add_argument("--deals", type=positive_int, default=1, help="episodes to watch in a row (default 1)")
-    p.add_argument("--delay", type=non_negative_float, default=0.0, metavar="S",
-                   help="seconds to pause after each move (default 0)")
+    p.add_argument("--seed", type=seed_int, default=None,
+                   help="seed of the first game (0 to 2**64 - 1; default: random)")
+    p.add_argument("--deals", type=count(MAX_DEALS), default=1,
+                   help=f"episodes to watch in a row (1 to {MAX_DEALS:,}; default 1)")
+    p.add_argument("--delay", type=number_upto(MAX_DELAY), default=0.0, metavar="S",
+                   help=f"seconds to pause after each move (0 to {MAX_DELAY:g}; default 0)")
     p.add_argument("--reveal", action="store_true",
                    help="before each move, show the table as the player to act sees it; name secret choices")
     p.add_argument("--log", default=None, metavar="FILE", help="record the games as JSON Lines in a new FILE")

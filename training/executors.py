@@ -38,7 +38,8 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from envs.core.game import BatchedGame
-from training.cli_args import positive_int
+from training.cli_args import count
+from training.limits import MAX_WORKERS
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -254,8 +255,9 @@ def make_executor(workers: int | None = None, ray: str | None = None) -> Executo
 def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
     """``--workers W | --ray [ADDRESS]`` (mutually exclusive)."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--workers", type=positive_int, default=None, metavar="W",
-                       help="run the shards in W local worker processes (default: in this process)")
+    group.add_argument("--workers", type=count(MAX_WORKERS), default=None, metavar="W",
+                       help=f"run the shards in W local worker processes (1 to {MAX_WORKERS}; default: in this "
+                            "process)")
     group.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                        help="run the shards as Ray tasks: on a new local Ray, or on the cluster at ADDRESS (auto, "
                             f"host:6379, ray://host:10001) or RAY_ADDRESS ({RAY_INSTALL_HINT})")

@@ -35,16 +35,24 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.checks import U64_MAX
+from envs.logcheck import describe, is_amount
 from envs.registry import env_version, make_game
 from training.evaluate import UNITS, group_seeds, play_duplicate
 from training.executors import Executor, InProcess, TableSpec
 from training.league_report import league_table
 from training.league_schedule import pair_meetings, schedule_lineups
 from training.league_stats import LeagueStats, league_stats
+from training.limits import MAX_DEALS, MAX_SHARD_GROUPS
 
 RETURNS_LAYOUT = ("returns[g][r][i]: the return of the lineup's i-th agent in rotation r of deal group g, where it "
                   "sits at seat (i + r) % n")
 """How the per-deal results of a lineup are laid out in the JSON."""
+
+
+class LeagueError(ValueError):
+    """A league that cannot be played as asked: a bad config, an output folder holding another league or a finished
+    one, a shard log that is not one of this league's (the message names its file and line)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,20 +77,26 @@ class LeagueConfig:
     """Bootstrap resamples of the deal groups for the 95% intervals."""
 
     def validate(self) -> None:
-        """Raise ``ValueError`` with one line naming the first bad field."""
-        for name in ("num_players", "deals", "shard_groups", "bootstrap"):
+        """Raise :class:`LeagueError` with one line naming the first bad field (counts within the bounds of
+        :mod:`training.limits`, the seed 0..2**64 - 1)."""
+        for name, low, high, allowed in (
+            ("num_players", 1, None, "a positive integer"),
+            ("deals", 1, MAX_DEALS, f"an integer from 1 to {MAX_DEALS:,}"),
+            ("shard_groups", 1, MAX_SHARD_GROUPS, f"an integer from 1 to {MAX_SHARD_GROUPS:,}"),
+            ("bootstrap", 1, None, "a positive integer"),
+            ("seed", 0, U64_MAX, "an integer from 0 to 2**64 - 1"),
+        ):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or self.seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {self.seed!r}")
+            if (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low
+                    or (high is not None and value > high)):
+                raise LeagueError(f"{name} must be {allowed}, got {value!r}")
         if isinstance(self.agents, str) or not all(isinstance(a, str) and a.strip() for a in self.agents):
-            raise ValueError(f"agents must be a list of agent specs, got {self.agents!r}")
+            raise LeagueError(f"agents must be a list of agent specs, got {self.agents!r}")
         duplicates = sorted({a for a in self.agents if self.agents.count(a) > 1})
         if duplicates:
-            raise ValueError(f"each agent enters a league once; repeated: {' '.join(duplicates)}")
+            raise LeagueError(f"each agent enters a league once; repeated: {' '.join(duplicates)}")
         if len(self.agents) < self.num_players:
-            raise ValueError(
+            raise LeagueError(
                 f"a league at {self.num_players} seats needs at least {self.num_players} different agents, got "
                 f"{len(self.agents)}; to play fewer agents against each other use cardgym eval with repeated specs"
             )
@@ -237,9 +251,10 @@ class ShardLog:
         self._valid_bytes: int | None = None  # where the records read back end (a line cut short may follow)
 
     def read(self) -> dict[int, tuple[np.ndarray, int]]:
-        """The shards already played, checked against the plan; a last line cut short by an interruption does not
-        count (that shard is played again). Raises ``FileExistsError`` if the file belongs to another league,
-        ``ValueError`` if a line is not a shard of this one."""
+        """The shards already played, each line checked field by field against the plan (:func:`shard_record`); a
+        last line cut short by an interruption does not count (that shard is played again). Raises
+        :class:`LeagueError` if the file belongs to another league, or naming the file, the line and the field if a
+        line is not a shard of this one."""
         data = self.path.read_bytes() if self.path.exists() else b""
         data = data[:data.rfind(b"\n") + 1]
         lines = data.decode(errors="replace").splitlines()
@@ -247,28 +262,24 @@ class ShardLog:
             return {}
         try:
             old = json.loads(lines[0])["fingerprint"]
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (ValueError, RecursionError, KeyError, TypeError):  # not JSON, or not a header
             old = None
         if old != self.fingerprint:
             differ = "not a shard log" if not isinstance(old, dict) else ", ".join(_differences(old, self.fingerprint))
-            raise FileExistsError(
+            raise LeagueError(
                 f"{self.path} holds the shards of another league ({differ}); use --force to start again or another "
                 "--out"
             )
         done: dict[int, tuple[np.ndarray, int]] = {}
+        read_at: dict[int, int] = {}
         for number, line in enumerate(lines[1:], start=2):
             try:
-                record = json.loads(line)
-                index = int(record["shard"])
-                lineup, first, end = self.plan.shard(index)
-                returns = np.asarray(record["returns"], dtype=np.float64)
-                ok = (0 <= index < self.plan.shards and record["lineup"] == lineup
-                      and record["groups"] == [first, end] and returns.shape == (end - first, self.n, self.n))
-            except (ValueError, KeyError, TypeError) as e:
-                raise ValueError(f"{self.path}, line {number}: not a shard record ({e})") from None
-            if not ok:
-                raise ValueError(f"{self.path}, line {number}: shard {record.get('shard')!r} does not fit the plan")
-            done[index] = (returns, int(record["decisions"]))
+                index, returns, decisions = shard_record(_json_line(line), self.plan, self.n)
+                if index in done:
+                    raise LeagueError(f"shard {index} again (it is on line {read_at[index]} already)")
+            except LeagueError as e:
+                raise LeagueError(f"{self.path}, line {number}: {e}") from None
+            done[index], read_at[index] = (returns, decisions), number
         self._fresh, self._valid_bytes = False, len(data)
         return done
 
@@ -291,6 +302,61 @@ class ShardLog:
             os.fsync(f.fileno())
 
 
+def _json_line(text: str) -> Any:
+    """The JSON value of one line of a shard log; :class:`LeagueError` if it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise LeagueError(f"not JSON ({e.msg} at column {e.colno})") from None
+    except (ValueError, RecursionError) as e:  # an integer of thousands of digits, deep nesting
+        raise LeagueError(f"not JSON ({str(e).splitlines()[0] if str(e) else 'nested too deeply'})") from None
+
+
+SHARD_FIELDS = ("shard", "lineup", "groups", "decisions", "returns")
+"""The keys of a shard log line after the header, in the order :meth:`ShardLog.append` writes them."""
+
+
+def _nested_numbers(value: Any, shape: tuple[int, ...]) -> bool:
+    """``value`` is lists nested to ``shape`` of finite numbers (a bool is not a number)."""
+    if not shape:
+        return is_amount(value)
+    return isinstance(value, list) and len(value) == shape[0] and all(_nested_numbers(v, shape[1:]) for v in value)
+
+
+def shard_record(record: Any, plan: LeaguePlan, n: int) -> tuple[int, np.ndarray, int]:
+    """``(shard index, returns[g, r, i], decisions)`` of one parsed shard log line, every field checked against
+    ``plan`` (``n`` seats): exactly the keys :data:`SHARD_FIELDS`; ``shard`` an index of the plan; ``lineup`` and
+    ``groups`` that shard's; ``decisions`` an integer ≥ 0; ``returns`` ``(groups, n, n)`` nested lists of finite
+    numbers (a bool is no integer or number). Raises :class:`LeagueError` naming the first bad field (the caller
+    adds the file and line)."""
+    if not isinstance(record, dict):
+        raise LeagueError(f"a shard record is a JSON object with {', '.join(SHARD_FIELDS)}; got {describe(record)}")
+    missing = [k for k in SHARD_FIELDS if k not in record]
+    unknown = [k for k in record if k not in SHARD_FIELDS]
+    if missing or unknown:
+        raise LeagueError(f"a shard record has the keys {', '.join(SHARD_FIELDS)}; "
+                          + (f"missing {', '.join(missing)}" if missing else f"unknown {', '.join(unknown)}"))
+
+    def check(key: str, ok: bool, allowed: str) -> None:
+        if not ok:
+            raise LeagueError(f"{key!r} must be {allowed}, got {describe(record[key])}")
+
+    index = record["shard"]
+    check("shard", type(index) is int and 0 <= index < plan.shards, f"a shard index 0..{plan.shards - 1}")
+    lineup, first, end = plan.shard(index)
+    check("lineup", type(record["lineup"]) is int and record["lineup"] == lineup,
+          f"{lineup}, the lineup of shard {index}")
+    groups = record["groups"]
+    check("groups", isinstance(groups, list) and [type(g) for g in groups] == [int, int] and groups == [first, end],
+          f"[{first}, {end}], the deal groups of shard {index}")
+    decisions = record["decisions"]
+    check("decisions", type(decisions) is int and decisions >= 0, "an integer ≥ 0")
+    shape = (end - first, n, n)
+    check("returns", _nested_numbers(record["returns"], shape),
+          f"{' × '.join(map(str, shape))} nested lists of finite numbers (deal group × rotation × agent)")
+    return index, np.asarray(record["returns"], dtype=np.float64), decisions
+
+
 def _differences(old: Any, new: Any, prefix: str = "") -> list[str]:
     """The keys (dotted) whose values differ between two fingerprints."""
     if isinstance(old, dict) and isinstance(new, dict):
@@ -302,9 +368,10 @@ def _differences(old: Any, new: Any, prefix: str = "") -> list[str]:
 class LeagueRun:
     """A league ready to play: arguments checked, agents built, the shards of an earlier run read back.
 
-    ``LeagueRun(config, out, force)`` raises ``ValueError`` for bad arguments or agents and ``FileExistsError``
-    when ``out`` holds another league (other arguments or versions) or a finished one, unless ``force`` (start
-    again); it writes nothing. :meth:`play` runs the shards left and returns the result."""
+    ``LeagueRun(config, out, force)`` raises :class:`LeagueError` for bad arguments, when ``out`` holds another league
+    (other arguments or versions) or a finished one, unless ``force`` (start again), or when its shard log is not
+    one of this league's, and the errors of ``make_game`` and ``make_agent`` for bad options or agents; it writes
+    nothing. :meth:`play` runs the shards left and returns the result."""
 
     def __init__(self, config: LeagueConfig, out: str | Path | None = None, force: bool = False) -> None:
         config.validate()
@@ -326,8 +393,8 @@ class LeagueRun:
         self.done: dict[int, tuple[np.ndarray, int]] = {}
         if self.files is not None and not force:
             if not self.files["shards"].exists() and (self.files["json"].exists() or self.files["png"].exists()):
-                raise FileExistsError(f"{self.files['json'].parent} already holds a finished league "
-                                      f"({self.files['json'].name}); use --force to play it again or another --out")
+                raise LeagueError(f"{self.files['json'].parent} already holds a finished league "
+                                  f"({self.files['json'].name}); use --force to play it again or another --out")
             self.done = self.log.read()
         self.resumed = len(self.done)
 

@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from agents.registry import AgentSpecError, make_agent
 from envs.core.agent import Agent
 from envs.core.game import BatchedGame
+from training.limits import MAX_FAMILY_MEMBERS
 
 
 @dataclasses.dataclass
@@ -58,9 +59,9 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
     """``"heuristic=3,random=1"`` → pool members (weight 1 when not given); ``styles:N=W`` stands for the members
     ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``, and
     ``careless-styles:N=W`` and ``careless-bots:N=W`` likewise for ``careless-style:0`` … and ``careless-bot:0`` …
-    (:mod:`agents.styles`). Raises
-    :class:`~agents.registry.AgentSpecError` (one line) on a bad weight, an unknown agent, a name given twice, or a
-    pool without a positive weight."""
+    (:mod:`agents.styles`), N from 1 to :data:`~training.limits.MAX_FAMILY_MEMBERS`. Raises
+    :class:`~agents.registry.AgentSpecError` (one line) on a bad weight or N, an unknown
+    agent, a name given twice, or a pool without a positive weight."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError(f"opponents must be comma-separated agent specs, e.g. heuristic=3,random=1; got {spec!r}")
     members: list[PoolMember] = []
@@ -79,10 +80,11 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
         names, each = [name], weight
         family, _, count = name.partition(":")
         if family in FAMILY_MEMBERS:
-            if not count.isdigit() or int(count) < 1:
-                raise AgentSpecError(f"opponent {item!r}: {family}:N needs a number of players N ≥ 1, "
-                                     f"e.g. {family}:8")
-            names, each = [f"{FAMILY_MEMBERS[family]}:{k}" for k in range(int(count))], weight / int(count)
+            size = int(count) if count.isascii() and count.isdigit() and len(count) < 10 else 0
+            if not 1 <= size <= MAX_FAMILY_MEMBERS:
+                raise AgentSpecError(f"opponent {item!r}: {family}:N needs a number of players N from 1 to "
+                                     f"{MAX_FAMILY_MEMBERS}, e.g. {family}:8")
+            names, each = [f"{FAMILY_MEMBERS[family]}:{k}" for k in range(size)], weight / size
         for one in names:
             if any(m.name == one for m in members):
                 raise AgentSpecError(f"opponents {spec!r}: {one!r} is given twice (give it one weight instead)")
