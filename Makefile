@@ -21,7 +21,7 @@ install: $(VENV)/.installed
 # minutes of training with the periodic evaluations in a second process (--background-eval); it keeps the policy of
 # the periodic evaluation whose worst opponent family is best (--keep best: where the time budget cuts the run matters
 # less), then plays the closing table of its advantage over the heuristic in every field, held-out styles included,
-# 20,000 deals each, half of them in the second process (under 2 minutes; README "Training").
+# 20,000 deals each, half of them in the second process (under 2 minutes; docs/training.md).
 TRAIN_MINUTES ?= 12.75
 train: install
 	$(VENV)/bin/cardgym train --game tripoli --players 4 \
@@ -30,7 +30,7 @@ train: install
 		--selfplay --selfplay-share 0.3 --keep best --background-eval --minutes $(TRAIN_MINUTES) --final-deals 20000 \
 		--out runs/tripoli
 
-# The measured recipes for the other two games (README "Training"). Le triolet's league counts deals rather than
+# The measured recipes for the other two games (docs/training.md). Le triolet's league counts deals rather than
 # points at stake (two runs with points: 6 and 7 of 11 fields; two with deals: 11 of 11 each). Flip Flop's gives half
 # the fixed seats to patient players, whom the others' lessons make it lose to, lets the learning rate fall to 0
 # over the last 30% and plays its periodic evaluations in a second process (--background-eval: 2.1 M decisions in
@@ -54,7 +54,7 @@ test: install
 demo: install
 	$(VENV)/bin/cardgym random --game tripoli --players 4 --tables 4096
 
-# JupyterLab in .venv, then the quickstart notebook (README "Play, logs and notebooks").
+# JupyterLab in .venv, then the quickstart notebook (README "Play, watch, replay and logs").
 notebook: install
 	$(PIP_INSTALL) -e ".[notebook]"
 	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb

@@ -1,10 +1,10 @@
 """An anchored policy: a fixed agent's play plus what PPO learns on top of it (residual policy learning).
 
 A policy trained from scratch, or cloned from the heuristic and then trained with PPO, drifts wherever its opponent
-pool rewards it, and loses what the heuristic does well against the fields it sees least (see the README's training
-table). :class:`AnchoredPolicy` keeps the heuristic inside the policy: its action logits are the network's plus
-``anchor_weight`` on the action the anchor agent (``heuristic``, or one of :data:`agents.registry.ANCHOR_BOTS`
-such as Flip Flop's ``reader``) would take in the same observation with the same
+pool rewards it, and loses what the heuristic does well against the fields it sees least (measured:
+docs/experiments.md). :class:`AnchoredPolicy` keeps the heuristic inside the policy: its action logits are the
+network's plus ``anchor_weight`` on the action the anchor agent (``heuristic``, or one of
+:data:`agents.registry.ANCHOR_BOTS` such as Flip Flop's ``reader``) would take in the same observation with the same
 legal actions. With a network that outputs zeros the policy plays the anchor's action with probability
 ``e^w / (e^w + k - 1)`` among ``k`` legal actions (0.95 for ``w = 4`` and ``k = 4``) and, deterministically, exactly the
 anchor's action; PPO trains the network (the residual), which must outweigh ``w`` before the deterministic policy

@@ -15,7 +15,7 @@ from agents.flipflop_heuristic import FlipFlopHeuristic, discards_so_far
 class FlipFlopReader(FlipFlopHeuristic):
     """The heuristic, dropping earlier at tables that discard high cards and later at tables that do not.
 
-    How soon to drop depends on the table (README "Where the edge at patient tables is"): careful players lower
+    How soon to drop depends on the table (docs/training.md, "Anchoring"): careful players lower
     their totals turn after turn, so waiting for a safer drop lets them catch up, while careless players end deals
     soon whatever one does and are often caught, so waiting costs little there. One deal tells them apart by what
     they throw away: careful players discard their highest loose card, careless ones any card (the deck's mean is
@@ -24,7 +24,7 @@ class FlipFlopReader(FlipFlopHeuristic):
     more, and 4.0 before the first discard and below that (until the table has shown how it plays, the safer
     drop); and it drops unconditionally with a total of 2 points or less (the heuristic 3). The rest — draws,
     spreads, discards, the opponent estimates — is the heuristic's. The values come from a sweep of these settings
-    against the training pool's fields (10,000 deals each, README "Training").
+    against the training pool's fields (10,000 deals each; docs/training.md).
     """
 
     name = "reader"

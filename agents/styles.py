@@ -19,8 +19,8 @@ A third, ``careless-bot:K``, makes the zoo's own bots careless: zoo bot ``K mod 
 moves, the same share as ``careless-style:K``; ``careless-bots:N=W`` puts members 0 … N−1 in the pool. The style
 family's members bet by thresholds of their own, so a bet of ``careless-style:K`` says less about its hand than one
 of the heuristic's in any case, and an agent trained against them alone still reads a careless heuristic's bets as
-the heuristic's (README "Training": run t15 ties the noisy field; with both families in the pool, runs t20 and
-make-train-9 beat it).
+the heuristic's (measured: with the careless style family alone in the pool the trained agent ties the held-out
+noisy heuristic; with both careless families it beats it; docs/experiments.md).
 
 The held-out styles of :mod:`agents.heldout` lie outside both families (a looser, bigger bettor; a calling station; a
 tight player with big bets; reckless and hoarding Flip Flop players; a heuristic more random than careful), except

@@ -1,4 +1,4 @@
-"""Append a finished training run to the record of training runs that the README's training tables quote.
+"""Append a finished training run to the record of training runs that the README and docs/experiments.md quote.
 
     python -m benchmarks.record_training NAME RUN_DIR --command "make train" --note "quiet" [--load "0.5, 0.4, 0.3"]
 
@@ -54,7 +54,7 @@ def record(name: str, run_dir: Path, command: str, note: str, load: str = "", re
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.record_training", description=__doc__.split("\n")[0])
-    p.add_argument("name", help="the run's name in the record, e.g. make-train-6")
+    p.add_argument("name", help="the run's name in the record (docs/experiments.md lists the names so far)")
     p.add_argument("run_dir", type=Path, help="the run's output directory (holding results.json)")
     p.add_argument("--command", required=True, help="the command that made the run, as a user would type it")
     p.add_argument("--note", required=True, help="what else the machine did meanwhile, and anything worth knowing")

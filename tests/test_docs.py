@@ -16,6 +16,8 @@ and worked examples are checked against the code.
 - The options table of each game lists every field of the game's config class with its default.
 - docs/agents.md shows docs/my_agent.py verbatim, and that agent plays through ``cardgym eval``.
 - The worked examples of docs/tripoli.md and docs/flipflop.md play out in the engine as the text says.
+- The README stays a five-minute read (at most 250 lines of at most 120 characters) whose links lead somewhere, and
+  no code cites a training run by its id: run ids live in docs/experiments.md, code states the reason in words.
 """
 
 from __future__ import annotations
@@ -419,3 +421,64 @@ def test_triolet_worked_example():
 def test_card_names_of_the_examples():
     assert card_id("2♣") == 0 and card_id("A♠") == 51 and card_id("10♦") == 13 + 8
     assert SUIT_LETTERS == "cdhs"
+
+
+# ----- the README and run ids --------------------------------------------------------------------------------------
+README = ROOT / "README.md"
+README_LINES, README_WIDTH = 250, 120
+RUN_ID = re.compile(r"\b(make[-_]train(?:[-_](?:triolet|flipflop))?[-_]\d+|runs? t\d{1,2}\b|t\d{1,2} runs?\b"
+                    r"|flipflop\d{1,2}\b|triolet\d\b|(?:flipflop|triolet)-anchored)")
+"""A training run's id as docs/experiments.md names the runs (``t15``, ``make-train-9``, ``flipflop23`` …)."""
+CODE = ("envs", "agents", "training", "benchmarks")
+
+
+def test_readme_is_a_five_minute_read():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= README_LINES, f"README.md has {len(lines)} lines (at most {README_LINES}): move detail to docs"
+    wide = [n for n, line in enumerate(lines, 1) if len(line) > README_WIDTH]
+    assert not wide, f"README.md lines over {README_WIDTH} characters: {wide}"
+
+
+def test_readme_links_lead_to_files_and_headings():
+    for target in LINK.findall(README.read_text(encoding="utf-8")):
+        if target.startswith(("http://", "https://", "mailto:")):
+            continue
+        file, _, anchor = target.partition("#")
+        path = (ROOT / file).resolve() if file else README
+        assert path.exists(), f"README.md: link ({target}) leads nowhere"
+        if anchor:
+            assert anchor in anchors(path), f"README.md: link ({target}): no such heading in {path.name}"
+
+
+def test_readme_points_at_result_files_that_exist():
+    """Every benchmarks/results file the README names (the source of a number it quotes) is committed."""
+    body = README.read_text(encoding="utf-8")
+    named = set(re.findall(r"\b((?:train|throughput|compare|compile_time|league|deviations)[\w.-]*\.json)\b", body))
+    assert {"compare.json", "train_tripoli.json", "train_flipflop.json", "train_triolet.json"} <= named
+    committed = {p.name for p in (ROOT / "benchmarks" / "results").rglob("*.json")}
+    for name in named:
+        if "*" in name or "GAME" in name:
+            continue
+        assert name in committed, f"README.md quotes {name}, which benchmarks/results/ does not hold"
+
+
+def code_files() -> list[Path]:
+    files = [f for folder in CODE for f in sorted((ROOT / folder).rglob("*.py"))]
+    return files + [ROOT / "Makefile"]
+
+
+def test_no_code_cites_a_training_run():
+    """Docstrings and comments give the reason in words (and may point at docs/experiments.md), not a run's id."""
+    cited = [f"{f.relative_to(ROOT)}:{n}: {m[0]}" for f in code_files()
+             for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1) for m in RUN_ID.finditer(line)]
+    assert not cited, "run ids in code (say what was measured, see docs/experiments.md):\n" + "\n".join(cited)
+
+
+def test_the_run_id_check_can_fail():
+    for text_ in ("run t15 ties", "runs t20 and", "t28 run", "make-train-9", "make_train_11", "flipflop23",
+                  "make-train-flipflop-7", "make-train-triolet-6", "triolet4", "flipflop-anchored-6"):
+        assert RUN_ID.search(text_), text_
+    for text_ in ("t0 = time.perf_counter()", "for t1, t2 in pairs", "flipflop_v1", "cardgym/flipflop-v1",
+                  "test_t12_rule", "make train-flipflop", "make train"):
+        assert not RUN_ID.search(text_), text_
+    assert {line for line in text("experiments.md").splitlines() if RUN_ID.search(line)}  # where run ids live

@@ -3,7 +3,8 @@ its periodic evaluations.
 
 A time-budgeted run stops wherever its budget ends on the user's machine, and PPO's policy moves between
 evaluations: two runs of the same seed follow the same trajectory and can stop on either side of an update that
-re-learns an exploit of one opponent (README "Training": make-train-11 against make-train-12). ``best`` keeps the
+re-learns an exploit of one opponent (measured: two fresh-clone runs of one seed stopped 0.1 M decisions apart, one
+beating every field and one tying two; docs/experiments.md). ``best`` keeps the
 evaluated policy whose worst opponent *family* is best, so the cut point matters less:
 
 * the candidates are the evaluations of the second half of the PPO phase (in learner decisions) whose advantage over

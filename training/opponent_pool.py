@@ -15,7 +15,7 @@ chips to the heuristic there). Deals the two play alike do not count: an anchore
 heuristic, and counting them as half-wins pulled every member to about 0.5 and the weights to about equal. The share
 weighs each deal by what was at stake: counting deals won and lost instead rates a learner that wins many small
 pots and loses a few large ones as ahead of a member it is losing chips to. ``--league-by deals`` counts them
-all the same (the share of those deals it did better in), which Le triolet's recipe uses (README "Training"). This is
+all the same (the share of those deals it did better in), which Le triolet's recipe uses (docs/training.md). This is
 prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)²``, with ``p`` the learner's chance to
 beat the reference rather than the opponent): seats go to the opponents the learner handles worst, and an opponent
 it has mastered keeps ``floor`` of its prior so that what was learned against it is not forgotten. The shares
