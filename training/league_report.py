@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from training.evaluate import Z95
+from training.rankings import ALPHA, POPULATION
 
 if TYPE_CHECKING:
     from training.league import LeagueResult
@@ -73,7 +74,53 @@ def league_table(result: LeagueResult) -> str:
         lines.append(f"#{rank:<3} {names[i]:<{width}} " + "".join(cells))
     lines.append("(intervals: bootstrap over deal groups; rating: OpenSkill Plackett-Luce from each deal's finishing "
                  "order; payoff margin: row mean of the matrix, #rank)")
+    lines.extend(rankings_table(result))
     return "\n".join(lines)
+
+
+def _tau(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.2f}"
+
+
+def rankings_table(result: LeagueResult) -> list[str]:
+    """The rankings of the payoff matrix beside the mean result, one row per agent (by rating rank, as above), and
+    the stability of each ranking between the even and the odd deal groups (:mod:`training.rankings`)."""
+    stats, names = result.stats, short_labels(result.names)
+    width = max(12, *(len(a) for a in names))
+    mean_rank, nash_rank, alpha_rank = stats.mean_ranks(), stats.nash_ranks(), stats.alpharank_ranks()
+    mass = stats.alpharank
+    lines = [
+        "rankings of the payoff matrix, a zero-sum game between the agents (0 on the diagonal): Nash average = "
+        f"{result.unit} per deal against the maximum-entropy Nash equilibrium",
+        "(Balduzzi et al. 2018), 0 for the agents it plays; alpha-Rank = stationary mass (Omidshafiei et al. 2019; "
+        f"alpha {ALPHA:g} on payoffs scaled to unit range, population {POPULATION}); #rank, = ties; agents by rank",
+        f"{'rank':>4}  {'agent':<{width}} {'mean':>5}  {'Nash weight':>11} {'Nash average':>12} {'#':<4} "
+        f"{'alpha-Rank mass':>15} #",
+    ]
+    for rank, a in enumerate(stats.rating_order(), start=1):
+        lines.append(
+            f"{rank:>4}  {names[a]:<{width}} {_rank(mean_rank, a):>5}  {stats.nash.weights[a]:>11.3f} "
+            f"{stats.nash.payoff[a]:>+12.3f} {_rank(nash_rank, a):<4} {_mass(mass[a]):>15} {_rank(alpha_rank, a)}"
+        )
+    st = stats.stability
+    if st is None:
+        lines.append("stability: n/a (one deal group: no halves to compare)")
+    else:
+        taus = ", ".join(f"{label} {_tau(st.tau[key])}" for key, label in
+                         (("mean", "mean"), ("payoff_margin", "payoff margin"), ("nash_average", "Nash average"),
+                          ("alpharank", "alpha-Rank")))
+        lines.append(f"stability (Kendall tau between the rankings of the {st.groups[0]} even and the {st.groups[1]} "
+                     f"odd deal groups; +1 = the same order): {taus}")
+    return lines
+
+
+def _rank(ranks: list[int], a: int) -> str:
+    """``#3``, or ``=#3`` when another agent shares the rank."""
+    return f"{'=' if ranks.count(ranks[a]) > 1 else ''}#{ranks[a]}"
+
+
+def _mass(value: float) -> str:
+    return f"{value:.3f}" if value >= 0.001 or value == 0 else f"{value:.1e}"
 
 
 def plot_league(result: LeagueResult, path: str | Path) -> Path:

@@ -13,6 +13,17 @@ the lineup) and its lineups (agent indices).
   by deal group, lineup by lineup, rotation by rotation, so that no lineup comes last everywhere. Its uncertainty is
   the posterior ``sigma``, reported as ``mu ± 1.96 sigma``; that posterior treats the deals as independent, so it is
   narrower than the bootstrap intervals, which respect the duplicate groups.
+- **Rankings of the payoff matrix** (:mod:`training.rankings`): with ``0`` on its diagonal the payoff matrix is
+  antisymmetric (``M[j, i] = -M[i, j]``), the payoff ``A`` of a symmetric zero-sum meta-game between the agents.
+  *Nash averaging* (Balduzzi et al. 2018): the maximum-entropy Nash equilibrium ``p*`` of ``A`` and each agent's
+  payoff against it, ``A @ p*`` (0 for the agents it plays, negative for the rest). *α-Rank* (Omidshafiei et al.
+  2019): the stationary distribution of the single-population evolutionary chain over the agents
+  (:data:`training.rankings.ALPHA` on the payoffs scaled to unit range, population
+  :data:`training.rankings.POPULATION`).
+- **Stability**: the deal groups are split into the even and the odd ones (``g = 0, 2, 4, …`` and ``1, 3, 5, …``),
+  each half's mean results, payoff margins, Nash averages and α-Rank masses computed alone, and the rankings of the
+  two halves compared by Kendall's τ-b (``+1``: the same order; ties count as neither agreement nor disagreement;
+  ``None`` with fewer than two deal groups or when a half ranks every agent equal).
 """
 
 from __future__ import annotations
@@ -23,6 +34,16 @@ from typing import Any
 import numpy as np
 
 from training.evaluate import Z95
+from training.rankings import (
+    ALPHA,
+    POPULATION,
+    NashAverage,
+    alpha_rank_log,
+    competition_ranks,
+    kendall_tau,
+    league_matrix,
+    nash_average,
+)
 
 BOOTSTRAP_STREAM = 0xB007
 """Second word of the bootstrap's seed (the league's seed is the first)."""
@@ -60,6 +81,40 @@ class LeagueStats:
     margin_ci: np.ndarray | None
     """(2, A) its bootstrap 95% interval."""
     rating_model: dict[str, Any]
+    nash: NashAverage
+    """The maximum-entropy Nash equilibrium of :attr:`payoff` (0 on the diagonal) and each agent's payoff against
+    it."""
+    alpharank_log: np.ndarray
+    """(A,) natural log of α-Rank's stationary distribution over the agents for :attr:`payoff` (the log keeps the
+    order of masses too small for a float)."""
+    stability: Stability | None
+    """The rankings of the even and the odd deal groups and their Kendall τ (``None``: one deal group)."""
+
+    def nash_order(self) -> list[int]:
+        """Agents by Nash average, best first (ties, e.g. the equilibrium's support at 0, by weight, then config
+        order)."""
+        return sorted(range(len(self.mu)), key=lambda a: (-self.nash.payoff[a], -self.nash.weights[a], a))
+
+    def nash_ranks(self) -> list[int]:
+        """Each agent's rank by Nash average (equal payoffs share a rank)."""
+        return competition_ranks(self.nash.payoff)
+
+    @property
+    def alpharank(self) -> np.ndarray:
+        """(A,) α-Rank's stationary distribution (the mass of each agent; dominated agents' may be 0.0)."""
+        return np.exp(self.alpharank_log)
+
+    def alpharank_order(self) -> list[int]:
+        """Agents by α-Rank mass, best first."""
+        return sorted(range(len(self.mu)), key=lambda a: (-self.alpharank_log[a], a))
+
+    def alpharank_ranks(self) -> list[int]:
+        """Each agent's rank by α-Rank mass (masses within a factor 1 + 1e-9 share a rank)."""
+        return competition_ranks(self.alpharank_log)
+
+    def mean_ranks(self) -> list[int]:
+        """Each agent's rank by mean result per deal."""
+        return competition_ranks(self.mean)
 
     def rating_order(self) -> list[int]:
         """Agents by rating, best first (ties by mean result, then config order)."""
@@ -86,6 +141,7 @@ class LeagueStats:
 
         rating_rank = {a: r + 1 for r, a in enumerate(self.rating_order())}
         payoff_rank = {a: r + 1 for r, a in enumerate(self.payoff_order())}
+        nash_rank, alpharank_rank = self.nash_ranks(), self.alpharank_ranks()
         a_range = range(len(names))
         return {
             "deal_groups": self.groups,
@@ -101,10 +157,15 @@ class LeagueStats:
                                "ordinal": float(self.mu[a] - 3 * self.sigma[a])},
                     "rating_rank": rating_rank[a],
                     "payoff_rank": payoff_rank[a],
+                    "nash": {"weight": float(self.nash.weights[a]), "payoff": float(self.nash.payoff[a])},
+                    "nash_rank": nash_rank[a],
+                    "alpharank": {"mass": float(self.alpharank[a]), "log_mass": float(self.alpharank_log[a])},
+                    "alpharank_rank": alpharank_rank[a],
                 }
                 for a in a_range
             ],
             "rating_model": self.rating_model,
+            "rankings": self._rankings_dict(names),
             "payoff": {
                 "definition": "mean[i][j]: agent i's result minus agent j's per deal, over the deals where both sat "
                               "at one table (null: never met)",
@@ -119,6 +180,76 @@ class LeagueStats:
                             for a in self.payoff_order()],
             },
         }
+
+    def _rankings_dict(self, names: list[str]) -> dict[str, Any]:
+        nash_rank, alpharank_rank = self.nash_ranks(), self.alpharank_ranks()
+        return {
+            "matrix": "payoff.mean with 0 on the diagonal: antisymmetric, the payoff of the row agent against the "
+                      "column agent in a symmetric zero-sum meta-game",
+            "nash_average": {
+                "method": "Balduzzi et al. 2018, Re-evaluating evaluation (arXiv:1806.02643): the maximum-entropy "
+                          "Nash equilibrium p of the matrix A; payoff = A @ p, each agent's payoff against it (0 on "
+                          "the support, negative elsewhere)",
+                "support": [names[a] for a in self.nash.support],
+                "gap": self.nash.gap,
+                "ranking": [{"agent": names[a], "rank": nash_rank[a], "weight": float(self.nash.weights[a]),
+                             "payoff": float(self.nash.payoff[a])} for a in self.nash_order()],
+            },
+            "alpharank": {
+                "method": "Omidshafiei et al. 2019, alpha-Rank (arXiv:1903.01373), single population, Fermi "
+                          "selection, fitness against the rest of the population; payoffs divided by max - min",
+                "alpha": ALPHA,
+                "population": POPULATION,
+                "ranking": [{"agent": names[a], "rank": alpharank_rank[a], "mass": float(self.alpharank[a]),
+                             "log_mass": float(self.alpharank_log[a])} for a in self.alpharank_order()],
+            },
+            "stability": None if self.stability is None else self.stability.to_dict(names),
+        }
+
+
+STABILITY_METHODS = {"mean": "mean", "payoff_margin": "mean_margin", "nash_average": "nash_payoff",
+                     "alpharank": "alpharank_log_mass"}
+"""The rankings compared between the halves of the deal groups, and the score each ranks by: the mean result, the
+payoff margin (row mean of the matrix), the Nash average (payoff against the equilibrium), the natural log of the
+α-Rank mass."""
+
+
+@dataclasses.dataclass
+class Stability:
+    """Each ranking score computed on the even and on the odd deal groups alone, and Kendall's τ between them."""
+
+    groups: tuple[int, int]
+    """Deal groups in each half."""
+    scores: dict[str, tuple[np.ndarray, np.ndarray]]
+    """Per method of :data:`STABILITY_METHODS`: the (A,) scores of the two halves (higher is better)."""
+    tau: dict[str, float | None]
+    """Per method: Kendall's τ-b between the two halves' rankings (``None``: undefined)."""
+
+    def to_dict(self, names: list[str]) -> dict[str, Any]:
+        return {
+            "split": "even and odd deal groups (g = 0, 2, 4, ... and g = 1, 3, 5, ...), every statistic recomputed "
+                     "on each half alone",
+            "deal_groups": list(self.groups),
+            "kendall_tau": dict(self.tau),
+            "halves": [{score: {names[a]: float(self.scores[method][h][a]) for a in range(len(names))}
+                        for method, score in STABILITY_METHODS.items()} for h in range(2)],
+        }
+
+
+def _half_scores(per_group: np.ndarray, margin_group: np.ndarray, pair_group: np.ndarray) -> dict[str, np.ndarray]:
+    a = league_matrix(pair_group.mean(axis=0))
+    return {"mean": per_group.mean(axis=0), "payoff_margin": margin_group.mean(axis=0),
+            "nash_average": nash_average(a).payoff, "alpharank": alpha_rank_log(a)}
+
+
+def stability(per_group: np.ndarray, margin_group: np.ndarray, pair_group: np.ndarray) -> Stability | None:
+    """The rankings of the even and the odd deal groups (axis 0 of each array) and their Kendall τ."""
+    if per_group.shape[0] < 2:
+        return None
+    halves = [_half_scores(per_group[h::2], margin_group[h::2], pair_group[h::2]) for h in range(2)]
+    scores = {m: (halves[0][m], halves[1][m]) for m in STABILITY_METHODS}
+    tau = {m: kendall_tau(*scores[m]) for m in STABILITY_METHODS}
+    return Stability((len(per_group[0::2]), len(per_group[1::2])), scores, tau)
 
 
 def _bootstrap(samples: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray | None:
@@ -166,6 +297,8 @@ def league_stats(
     both = np.concatenate([per_group, margin_group, pair_group.reshape(groups, -1)], axis=1)
     ci = _bootstrap(both, resamples, rng)
     mu, sigma, model = _ratings(returns, lineups, num_agents)
+    payoff = pair_group.mean(axis=0)
+    matrix = league_matrix(payoff)
     return LeagueStats(
         groups=groups,
         deals=agent_count * groups * n,
@@ -173,11 +306,14 @@ def league_stats(
         mean_ci=None if ci is None else ci[:, :num_agents],
         mu=mu,
         sigma=sigma,
-        payoff=pair_group.mean(axis=0),
+        payoff=payoff,
         payoff_ci=None if ci is None else ci[:, 2 * num_agents:].reshape(2, num_agents, num_agents),
         margin=margin_group.mean(axis=0),
         margin_ci=None if ci is None else ci[:, num_agents:2 * num_agents],
         rating_model=model,
+        nash=nash_average(matrix),
+        alpharank_log=alpha_rank_log(matrix),
+        stability=stability(per_group, margin_group, pair_group),
     )
 
 
