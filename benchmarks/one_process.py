@@ -1,0 +1,110 @@
+"""The three games played one after another in one Python process, beside each game's rates alone.
+
+    python -m benchmarks.one_process [--seconds 2] [--batches 1 8192] [--commit]
+
+A notebook that looks at two games, a script that evaluates several, the test suite: all of them run games one after
+another in one process. Each "alone" row runs in a fresh process that plays only that game; the "in sequence" rows
+run in one fresh process that plays every game, then every game again in the same order (so that each game's second
+measurement comes after all the others ran), and report that second pass. Rows: the core loop of
+:func:`benchmarks.throughput.core_rate` at each batch size and the PettingZoo face (:func:`benchmarks.throughput.
+aec_rate`). The ratio in sequence / alone should be about 1 (the goal is at least 0.8); a game whose compiled
+functions lose their fast dispatch once another game ran falls to a few percent at one table. CPU time of the
+process (``time.process_time``). Written to ``one_process.json`` in ``runs/benchmarks/`` (``--commit``:
+``benchmarks/results/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks import results_dir
+from envs.registry import GAMES
+
+PLAYERS = 4
+RESULT_TAG = "ONE-PROCESS-RESULT "
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _rates(game_name: str, batches: list[int], seconds: float) -> dict[str, float]:
+    """The decisions/s of ``game_name`` in this process: core loop at each batch, then the AEC face."""
+    from benchmarks.throughput import aec_rate, core_rate
+    from envs.registry import make_game
+
+    game = make_game(game_name, num_players=PLAYERS)
+    rates = {f"core@{b}": core_rate(game, b, seconds)[0] for b in batches}
+    rates["aec@1"] = aec_rate(game_name, PLAYERS, seconds)[0]
+    return rates
+
+
+def _worker(games: list[str], batches: list[int], seconds: float) -> dict[str, dict[str, float]]:
+    """In this process: every game once (its first rates are dropped), then every game again, reported."""
+    for name in games if len(games) > 1 else []:
+        _rates(name, batches, seconds / 4)
+    return {name: _rates(name, batches, seconds) for name in games}
+
+
+def _in_fresh_process(games: list[str], batches: list[int], seconds: float) -> dict[str, dict[str, float]]:
+    cmd = [sys.executable, "-m", "benchmarks.one_process", "--worker", *games, "--batches", *map(str, batches),
+           "--seconds", str(seconds)]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    for line in reversed(proc.stdout.splitlines()):
+        if line.startswith(RESULT_TAG):
+            return json.loads(line[len(RESULT_TAG):])
+    raise RuntimeError(f"one_process worker failed: {(proc.stderr.strip().splitlines() or ['no output'])[-1]}")
+
+
+def run(seconds: float, batches: list[int]) -> dict[str, Any]:
+    games = list(GAMES)
+    alone = {name: _in_fresh_process([name], batches, seconds)[name] for name in games}
+    together = _in_fresh_process(games, batches, seconds)
+    rows = [{"game": name, "row": row, "alone_per_s": alone[name][row], "in_sequence_per_s": together[name][row],
+             "ratio": together[name][row] / alone[name][row]} for name in games for row in alone[name]]
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
+        "clock": "process CPU time; alone: a fresh process per game; in sequence: one process, second pass",
+        "order": games,
+        "seconds": seconds,
+        "rows": rows,
+        "worst_ratio": min(r["ratio"] for r in rows),
+    }
+
+
+def report(result: dict[str, Any]) -> str:
+    lines = [f"games in one process ({' → '.join(result['order'])}, second pass) beside each alone, decisions/s",
+             f"{'game':<10}{'row':<12}{'alone':>14}{'in sequence':>14}{'ratio':>8}"]
+    for r in result["rows"]:
+        lines.append(f"{r['game']:<10}{r['row']:<12}{r['alone_per_s']:>14,.0f}{r['in_sequence_per_s']:>14,.0f}"
+                     f"{r['ratio']:>8.2f}")
+    lines.append(f"worst ratio {result['worst_ratio']:.2f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any] | None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=2.0, help="timed CPU seconds per row")
+    ap.add_argument("--batches", type=int, nargs="+", default=[1, 8192], help="core batch sizes (tables)")
+    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers docs quote)")
+    ap.add_argument("--worker", nargs="+", choices=sorted(GAMES), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        print(RESULT_TAG + json.dumps(_worker(args.worker, args.batches, args.seconds)))
+        return None
+    result = run(args.seconds, args.batches)
+    print(report(result))
+    out = results_dir(args.commit) / "one_process.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"written to {out}")
+    return result
+
+
+if __name__ == "__main__":
+    main()
