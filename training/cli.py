@@ -29,6 +29,7 @@ COMMANDS = {
     "agents": "training.cmd_agents",
     "league": "training.cmd_league",
     "watch": "training.cmd_watch",
+    "exploit": "training.cmd_exploit",
 }
 """Sub-command name → module defining ``add_parser``."""
 
