@@ -233,7 +233,7 @@ NUMBER_TYPES = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(st.one_of(st.text(), st.integers().map(str), st.floats().map(str),
                  st.sampled_from(["²", "①", "1e999", "-0", "0x10", "1_000", " 7 ", "9" * 5000, "nan", "-inf"])))
 def test_number_arguments_give_a_value_in_range_or_their_own_one_line_refusal(text: str) -> None:

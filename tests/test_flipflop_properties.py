@@ -35,7 +35,7 @@ def stock_masks(s) -> np.ndarray:
     return np.where(live, LOW_BITS[s.deck], np.uint64(0)).sum(axis=1, dtype=np.uint64)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=15)
 @given(n=st.integers(2, 7), seed=st.integers(0, 2**32), options=OPTIONS)
 def test_c10_f3_money_and_cards_conserved_every_step(n, seed, options):
     g = FlipFlopGame(n, **options)
@@ -56,7 +56,7 @@ def test_c10_f3_money_and_cards_conserved_every_step(n, seed, options):
         assert (np.bitwise_or.reduce(places, axis=1) == ALL).all()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(n=st.integers(2, 7), seed=st.integers(0, 2**32), steps=st.integers(0, 40), data=st.data())
 def test_c12_f27_swapping_hidden_cards_leaves_observation_unchanged(n, seed, steps, data):
     g = FlipFlopGame(n, num_deals=3, bankroll=10)
@@ -87,7 +87,7 @@ def test_c12_f27_swapping_hidden_cards_leaves_observation_unchanged(n, seed, ste
     assert g.render_table(s, 0, viewer) == g.render_table(other, 0, viewer)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=4)
 @given(n=st.sampled_from([2, 4, 7]), seed=st.integers(0, 2**32), options=st.sampled_from([{}, {"num_deals": 3}]))
 def test_c7_same_seed_same_game_at_batch_1_and_1024(n, seed, options):
     g = FlipFlopGame(n, **options)

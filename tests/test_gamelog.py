@@ -240,7 +240,7 @@ def test_summary_of_a_deal_that_ends_and_deals_the_next():
     assert [x["deal"] for x in session if x["type"] == "deal"] == [0, 1]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 5))
 def test_flipflop_summary_cards_are_in_the_final_hands(seed, n):
     """A single deal ends observed: every card a summary lists is in that seat's hand at the end."""

@@ -52,7 +52,7 @@ def test_hints_of_a_hand_computed_by_hand() -> None:
     assert odds == pytest.approx(10 / 40) and edge == pytest.approx(equity - 0.25)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=st.integers(0, 2**32), moves=st.integers(0, 40))
 def test_hints_are_probabilities_and_their_difference(seed: int, moves: int) -> None:
     hints = betting_hints(_observations(seed, moves))
@@ -121,7 +121,7 @@ def test_flipflop_drop_hints_of_a_position_computed_by_hand() -> None:
     assert drop_hints(obs)[0, [1, 2, 4]].tolist() == [0, 0, 0]
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=st.integers(0, 2**32), moves=st.integers(0, 60))
 def test_flipflop_hints_are_bounded_and_the_heuristic_drops_only_when_ahead(seed: int, moves: int) -> None:
     obs = _observations(seed, moves, game=FLIPFLOP)

@@ -19,7 +19,7 @@ from envs.core.game import IllegalActionError
 from envs.registry import env_version, make_game
 from tests.input_helpers import GAMES, not_integers, out_of_range, refused, same_arrays
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _raw_env(name: str, render_mode: str | None = None) -> CardGymEnv:

@@ -124,7 +124,7 @@ def test_malformed_module_class_specs(workdir: Path, spec: str, words: tuple[str
     refused(lambda: make_agent(spec, make_game("tripoli", 3)), AgentSpecError, *words)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(spec=st.one_of(st.integers(), st.none(), st.lists(st.text(max_size=3), max_size=2),
                       st.text(alphabet=" \t\n", max_size=3)))
 def test_non_strings_and_blank_specs_refused(spec) -> None:
@@ -132,7 +132,7 @@ def test_non_strings_and_blank_specs_refused(spec) -> None:
             "an agent spec must be a non-empty string")
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50)
 @given(spec=st.text(min_size=1, max_size=12).filter(
     lambda s: s.strip() and ":" not in s and s.strip() not in ("random", "heuristic")))
 def test_unknown_names_refused(spec: str) -> None:

@@ -22,7 +22,7 @@ B = 6
 """Tables in the batch of most tests."""
 N = 3
 """Players: a table size every game allows."""
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def _game(name: str) -> BatchedGame:

@@ -19,7 +19,7 @@ from envs.registry import make_game
 from tests.input_helpers import GAMES, bad_arrays, not_integers, refused, same_arrays
 from training.sb3_vec_env import CardVecEnv
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
 T = 4
 """Tables of the env in most tests."""
 

@@ -102,7 +102,7 @@ def test_large_fields_keep_agents_equal_and_pairs_within_two(num_agents: int, n:
     assert met.max() - met.min() <= 2
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(num_agents=st.integers(2, 12), n=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_schedule_is_balanced_and_a_function_of_its_seed(num_agents: int, n: int, seed: int) -> None:
     if n > num_agents:

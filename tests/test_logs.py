@@ -556,7 +556,7 @@ def rerecord(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return json.loads(json.dumps(recorder.lines))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_corrupted_logs_are_refused_in_one_line_or_replay_identically(recorded, tmp_path, data):
     name = data.draw(st.sampled_from(list(GAMES)), label="game")

@@ -423,7 +423,7 @@ PPO_KEYS = ["learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_
             "num_timesteps", "n_updates"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(section=st.sampled_from(["policy", "ppo", ""]), data=st.data(), value=JSON_VALUES)
 def test_any_edit_of_the_metadata_gives_a_model_or_one_line(trained, tmp_path, section, data, value) -> None:
     keys = {"policy": POLICY_KEYS, "ppo": PPO_KEYS, "": ["game", "env_version", "num_players", "options",
@@ -440,7 +440,7 @@ def test_any_edit_of_the_metadata_gives_a_model_or_one_line(trained, tmp_path, s
         assert np.isfinite(PPOAgent(GAME, policy=model.policy).logits(observations(2))).all()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cut=st.floats(0, 1, exclude_max=True), flip=st.integers(0, 2**31), xor=st.integers(1, 255),
        how=st.sampled_from(["truncate", "flip"]))
 def test_any_damage_to_the_bytes_gives_one_line(trained, tmp_path, cut, flip, xor, how) -> None:

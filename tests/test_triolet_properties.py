@@ -15,7 +15,7 @@ from envs.triolet.actions import deck_cards
 from envs.triolet.core import TrioletGame
 from tests.seeded import seeded_legal_actions
 
-SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=8, suppress_health_check=[HealthCheck.too_slow])
 IDS = np.arange(DECK_SIZE)
 
 

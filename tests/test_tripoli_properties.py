@@ -24,7 +24,7 @@ VARIANTS = [
     {"cosmo": True, "num_deals": 2, "final_round": "pots", "final_pots": 3},
     {"cosmo": True, "auto_forced": False, "dead_hand": "shown"},
 ]
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _places(s) -> np.ndarray:
@@ -107,7 +107,7 @@ def test_c12_hidden_cards_do_not_change_observation(n, variant, seed, steps, pic
         assert np.array_equal(before, after), f"viewer {viewer} sees the swap of {a} and {b}"
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=6)
 @given(n=st.integers(2, 9), variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**40))
 def test_c7_same_seed_same_game_at_batch_1_and_1024(n, variant, seed):
     """C7: table i of a batch of 1,024 seeded s plays exactly like one table seeded s + i."""

@@ -89,7 +89,7 @@ def decisions(game_name: str) -> tuple[np.ndarray, np.ndarray]:
 
 # ----- legality over whole games ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("game_name", GAMES)
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=6)
 @given(data=st.data())
 def test_every_bot_plays_whole_games_legally(game_name: str, data: st.DataObject) -> None:
     """All the game's bots at one table mix (seats assigned round-robin so each bot plays), any size and rules."""
