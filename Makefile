@@ -63,6 +63,7 @@ bench: install
 	$(PY) -m benchmarks.throughput --game tripoli
 	$(PY) -m benchmarks.throughput --game triolet
 	$(PY) -m benchmarks.throughput --game flipflop
+	$(PY) -m benchmarks.one_process
 
 clean: clean-cache
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .hypothesis

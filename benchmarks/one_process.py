@@ -9,7 +9,8 @@ measurement comes after all the others ran), and report that second pass. Rows: 
 :func:`benchmarks.throughput.core_rate` at each batch size and the PettingZoo face (:func:`benchmarks.throughput.
 aec_rate`). The ratio in sequence / alone should be about 1 (the goal is at least 0.8); a game whose compiled
 functions lose their fast dispatch once another game ran falls to a few percent at one table. CPU time of the
-process (``time.process_time``). Written to ``one_process.json`` in ``runs/benchmarks/`` (``--commit``:
+process (``time.process_time``); every row is the median of ``--repeats`` rounds, each of which measures both
+columns. Written to ``one_process.json`` in ``runs/benchmarks/`` (``--commit``:
 ``benchmarks/results/``).
 """
 
@@ -23,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from benchmarks import results_dir
 from envs.registry import GAMES
@@ -60,18 +63,30 @@ def _in_fresh_process(games: list[str], batches: list[int], seconds: float) -> d
     raise RuntimeError(f"one_process worker failed: {(proc.stderr.strip().splitlines() or ['no output'])[-1]}")
 
 
-def run(seconds: float, batches: list[int]) -> dict[str, Any]:
+def _median_rates(runs: list[dict[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Each game's and row's median over ``runs`` (repeated measurements of the same rows)."""
+    return {name: {row: float(np.median([r[name][row] for r in runs])) for row in runs[0][name]} for name in runs[0]}
+
+
+def run(seconds: float, batches: list[int], repeats: int) -> dict[str, Any]:
+    """``repeats`` rounds, each measuring every game alone and all of them in sequence (so that a change of the
+    machine's load hits both columns alike); the median of each row."""
     games = list(GAMES)
-    alone = {name: _in_fresh_process([name], batches, seconds)[name] for name in games}
-    together = _in_fresh_process(games, batches, seconds)
+    alone_runs, together_runs = [], []
+    for _ in range(repeats):
+        alone_runs.append({name: _in_fresh_process([name], batches, seconds)[name] for name in games})
+        together_runs.append(_in_fresh_process(games, batches, seconds))
+    alone, together = _median_rates(alone_runs), _median_rates(together_runs)
     rows = [{"game": name, "row": row, "alone_per_s": alone[name][row], "in_sequence_per_s": together[name][row],
              "ratio": together[name][row] / alone[name][row]} for name in games for row in alone[name]]
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
-        "clock": "process CPU time; alone: a fresh process per game; in sequence: one process, second pass",
+        "clock": "process CPU time; alone: a fresh process per game; in sequence: one process, second pass; median of "
+                 "the repeats",
         "order": games,
         "seconds": seconds,
+        "repeats": repeats,
         "rows": rows,
         "worst_ratio": min(r["ratio"] for r in rows),
     }
@@ -91,13 +106,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=2.0, help="timed CPU seconds per row")
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 8192], help="core batch sizes (tables)")
+    ap.add_argument("--repeats", type=int, default=3, help="rounds of measurements; each row reports their median")
     ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers docs quote)")
     ap.add_argument("--worker", nargs="+", choices=sorted(GAMES), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
         print(RESULT_TAG + json.dumps(_worker(args.worker, args.batches, args.seconds)))
         return None
-    result = run(args.seconds, args.batches)
+    result = run(args.seconds, args.batches, args.repeats)
     print(report(result))
     out = results_dir(args.commit) / "one_process.json"
     out.parent.mkdir(parents=True, exist_ok=True)

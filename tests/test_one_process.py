@@ -101,3 +101,15 @@ def test_kernel_tuple_refuses_a_name_taken() -> None:
     kernel_tuple("ProbeOnlyTuple", ("a",))
     with pytest.raises(ValueError, match="ProbeOnlyTuple"):
         kernel_tuple("ProbeOnlyTuple", ("b",))
+
+
+def test_one_process_benchmark_writes_both_columns(tmp_path, monkeypatch) -> None:
+    """``python -m benchmarks.one_process`` at a tiny budget: a row per game and face, both columns measured."""
+    from benchmarks import one_process
+
+    monkeypatch.chdir(tmp_path)
+    result = one_process.main(["--seconds", "0.05", "--batches", "1", "--repeats", "1"])
+    assert [(r["game"], r["row"]) for r in result["rows"]] == [(g, row) for g in GAMES for row in ("core@1", "aec@1")]
+    assert all(r["alone_per_s"] > 0 and r["in_sequence_per_s"] > 0 for r in result["rows"])
+    written = json.loads((tmp_path / "runs" / "benchmarks" / "one_process.json").read_text())
+    assert written["rows"] == result["rows"]
