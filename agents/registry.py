@@ -30,7 +30,7 @@ from typing import Any
 
 from agents.zoo import BOTS, bot_class, class_at
 from envs.core.agent import Agent, check_agent
-from envs.core.checks import ArgumentError, show
+from envs.core.checks import ArgumentError, is_number, show
 from envs.core.game import BatchedGame
 
 ANCHOR_BOTS: dict[str, dict[str, str]] = {
@@ -68,8 +68,7 @@ def check_anchor_weights(weight: Any, kind_weights: Any) -> None:
 
 
 def _positive(value: Any) -> bool:
-    return (not isinstance(value, bool) and isinstance(value, (int, float)) and math.isfinite(value)
-            and value > 0)
+    return is_number(value) and math.isfinite(value) and value > 0
 
 
 def check_anchor_kinds(game: BatchedGame, kind_weights: dict[str, float]) -> None:

@@ -39,6 +39,7 @@ from agents.tripoli_bots import TripoliLongSuit, TripoliLowLead
 from agents.tripoli_heuristic import TripoliHeuristic
 from agents.zoo import bot_class, bot_names
 from envs.core.agent import Agent, AgentBase
+from envs.core.checks import check_probability
 from envs.core.game import BatchedGame, sample_legal
 
 FAMILY_SEED = 20_261_123
@@ -108,9 +109,8 @@ class Careless(AgentBase):
 
     def __init__(self, game: BatchedGame, base: Agent, epsilon: float, name: str = "careless") -> None:
         super().__init__(game)
-        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
-            raise ValueError(f"a careless player's share of random moves must lie in [0, 1], got {epsilon!r}")
-        self.base, self.epsilon, self.name = base, float(epsilon), name
+        self.base, self.name = base, name
+        self.epsilon = check_probability(epsilon, "epsilon (a careless player's share of random moves)")
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         actions = np.asarray(self.base.act(obs, mask, rng))

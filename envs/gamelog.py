@@ -46,6 +46,7 @@ from typing import IO, Any
 import numpy as np
 
 from envs.core.cards import DECK_SIZE, card_str
+from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame, BatchState
 from envs.core.obs_spec import PublicField, PublicView
 from envs.core.rng import STREAM_DEALER, shuffled_decks, uniform_ints
@@ -179,6 +180,8 @@ class GameRecorder:
     """
 
     def __init__(self, path: str | Path | None = None) -> None:
+        if path is not None and not isinstance(path, (str, Path)):
+            raise ArgumentError(f"path must be None or a file path (str or pathlib.Path), got {show(path)}")
         self.path = None if path is None else Path(path)
         self._file: IO[str] | None = None
         self.lines: list[dict[str, Any]] = []

@@ -225,3 +225,12 @@ def test_settings_that_cannot_anchor_are_refused() -> None:
         TrainConfig(anchor_kind_weights={"drop": 1.0})
     with pytest.raises(ValueError, match="engine sb3 only"):
         train_rllib(TrainConfig(engine="rllib", anchor="heuristic"))
+
+
+def test_anchor_weights_take_numpy_numbers_and_refuse_bools() -> None:
+    from agents.registry import check_anchor_weights
+
+    check_anchor_weights(np.float32(4.0), {"bet": np.int64(2)})  # numpy numbers count as their values
+    for bad in (True, np.bool_(True), 0, float("inf"), "4"):
+        with pytest.raises(ValueError, match="anchor_weight must be a positive finite number"):
+            check_anchor_weights(bad, {})

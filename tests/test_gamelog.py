@@ -12,6 +12,7 @@ from pettingzoo.test import api_test
 
 from envs.aec import CardGymEnv
 from envs.core.cards import card_str
+from envs.core.checks import ArgumentError
 from envs.gamelog import GameRecorder, diff_events, field_value, public_view, read_log, replay
 from envs.registry import make_game
 from training.cli import main as cli_main
@@ -253,3 +254,9 @@ def test_flipflop_summary_cards_are_in_the_final_hands(seed, n):
     for s, cards in end["shown"].items():
         own = field_value(hand, game.observe(env.state_, int(s))[0], int(s), n)
         assert set(cards) <= set(own)
+
+
+@pytest.mark.parametrize("path", [5, 1.5, b"game.jsonl", ["game.jsonl"]])
+def test_recorder_refuses_a_path_that_is_not_one(path) -> None:
+    with pytest.raises(ArgumentError, match="path must be None or a file path"):
+        GameRecorder(path)

@@ -138,9 +138,10 @@ def test_careless_players_take_random_moves_at_their_share(name: str) -> None:
         changed += int((acts != base).sum())
         expected += float((0.5 * (1 - 1 / choices)).sum())
     assert abs(changed - expected) < 4 * np.sqrt(expected)
-    for bad in (1.5, -0.1, float("nan"), "0.2", True):
-        with pytest.raises(ValueError, match="share of random moves must lie in"):
+    for bad in (1.5, -0.1, float("nan"), "0.2", True, np.bool_(True)):
+        with pytest.raises(ValueError, match=r"share of random moves\) must be a probability in \[0, 1\]"):
             Careless(game, member.base, bad)
+    assert Careless(game, member.base, np.float32(0.25)).epsilon == 0.25  # numpy numbers count as their values
 
 
 @pytest.mark.parametrize(("spec", "game", "message"), [
