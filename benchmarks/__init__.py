@@ -6,7 +6,9 @@ the committed results; ``--commit`` writes them to ``benchmarks/results/``, the 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 COMMITTED = Path(__file__).parent / "results"
 """The results the README and docs quote (written only with ``--commit``)."""
@@ -17,3 +19,11 @@ LOCAL = Path("runs") / "benchmarks"
 def results_dir(commit: bool) -> Path:
     """The folder a benchmark writes to: the committed results with ``--commit``, else ``runs/benchmarks/``."""
     return COMMITTED if commit else LOCAL
+
+
+def write_result(result: dict[str, Any], path: Path) -> Path:
+    """Write a benchmark's ``result`` as JSON to ``path`` (its folder made if needed) and say so; returns ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    print(f"written to {path}")
+    return path

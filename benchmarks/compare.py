@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks import results_dir
+from benchmarks import results_dir, write_result
 from benchmarks.anchors import ANCHORS
 from envs.registry import GAMES as REGISTRY
 
@@ -336,10 +336,9 @@ def run(seconds: float, batches: list[int], out: Path, sample_tables: int = SAMP
         "memory": memory,
     }
     print(report(result), flush=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
+    write_result(result, out)
     plot(result, out.with_suffix(".png"))
-    print(f"written to {out} and {out.with_suffix('.png')}")
+    print(f"written to {out.with_suffix('.png')}")
     return result
 
 

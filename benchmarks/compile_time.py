@@ -13,7 +13,6 @@ start to exit, interpreter start and imports included. Results are printed and w
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -22,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks import results_dir
+from benchmarks import results_dir, write_result
 from envs.registry import GAMES
 
 ROOT = Path(__file__).parent.parent
@@ -73,10 +72,7 @@ def main(argv: list[str] | None = None) -> dict:
                  "first init/observe/step/redeal at 1 and 64 tables",
         "rows": rows,
     }
-    out = args.out or results_dir(args.commit) / "compile_time.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"written to {out}")
+    write_result(result, args.out or results_dir(args.commit) / "compile_time.json")
     return result
 
 

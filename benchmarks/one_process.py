@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import results_dir
+from benchmarks import results_dir, write_result
 from envs.registry import GAMES
 
 PLAYERS = 4
@@ -115,10 +115,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
         return None
     result = run(args.seconds, args.batches, args.repeats)
     print(report(result))
-    out = results_dir(args.commit) / "one_process.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"written to {out}")
+    write_result(result, results_dir(args.commit) / "one_process.json")
     return result
 
 

@@ -16,14 +16,13 @@ and written to ``throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``:
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import time
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks import results_dir
+from benchmarks import results_dir, write_result
 from envs.core.game import sample_legal
 from envs.registry import GAMES, env_version, make_game
 
@@ -111,10 +110,7 @@ def main(argv: list[str] | None = None) -> dict:
         "loop": "core: observe + sample_legal + step + redeal of finished tables; aec: unseeded reset, last, step",
         "rows": rows,
     }
-    out = args.out or results_dir(args.commit) / f"throughput_{args.game}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"written to {out}")
+    write_result(result, args.out or results_dir(args.commit) / f"throughput_{args.game}.json")
     return result
 
 

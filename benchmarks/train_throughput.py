@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import platform
 import time
 from typing import Any
@@ -31,7 +30,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 from agents.ppo import SymlogFeatures
 from agents.registry import make_agent
-from benchmarks import results_dir
+from benchmarks import results_dir, write_result
 from envs.core.agent import Agent
 from envs.registry import env_version, make_game
 from training.sb3_vec_env import CardVecEnv
@@ -190,9 +189,7 @@ def main(argv: list[str] | None = None) -> None:
                  tuple(args.rllib_runners))
     if args.note:
         result["note"] = args.note
-    path = results_dir(args.commit) / f"train_throughput_{args.game}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=2) + "\n")
+    path = write_result(result, results_dir(args.commit) / f"train_throughput_{args.game}.json")
     print(f"{args.game}, {args.players} players, {args.tables} tables, opponents {args.opponent}:")
     rows = (("batched vector env", "batched_vector_env"), ("DummyVecEnv (AEC) ", "dummy_vec_env_pettingzoo"))
     for label, key in rows:

@@ -69,3 +69,16 @@ def bad_arrays(length: int) -> st.SearchStrategy:
         hnp.arrays("U2", length),
         hnp.arrays(np.int64, st.sampled_from([(length + 1,), (length, 1), (1, length)])),
     )
+
+
+def cli_refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``cardgym ARGV`` in this process, check it stops with status 2 and one stderr line, and return the line."""
+    from training.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    captured = capsys.readouterr()
+    assert exc.value.code == 2, captured
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    return lines[0]

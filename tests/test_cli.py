@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from agents.ppo import model_metadata
 from envs.aec import CardGymEnv
 from envs.registry import make_game
+from tests.input_helpers import cli_refused
 from training import cli_args, cmd_eval, cmd_play, cmd_random
 from training.cli import COMMANDS, main
 from training.limits import MAX_DEALS, MAX_DELAY, MAX_STEPS
@@ -35,15 +36,6 @@ def run_cardgym(*args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run([str(CARDGYM), *args], **kwargs)
 
 
-def refused(argv: list[str], capsys) -> str:
-    """Run ``cardgym ARGV`` in this process, check it stops with status 2 and one stderr line, and return the line."""
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    captured = capsys.readouterr()
-    assert exc.value.code == 2, captured
-    lines = captured.err.splitlines()
-    assert len(lines) == 1, captured.err
-    return lines[0]
 
 
 def a_log(path: Path) -> Path:
@@ -192,7 +184,7 @@ def test_bad_input_is_one_line_and_exit_status_2(argv: list[str], message: str, 
     log = a_log(tmp_path / "game.jsonl")
     before = sorted(tmp_path.iterdir())
     argv = [a.format(tmp=tmp_path, file=tmp_path / "notes.txt", log=log) for a in argv]
-    line = refused(argv, capsys)
+    line = cli_refused(argv, capsys)
     command = f"cardgym {argv[0]}" if argv and argv[0] in COMMANDS else "cardgym"
     assert line.startswith(f"{command}: error: ") and message in line, line
     assert sorted(tmp_path.iterdir()) == before  # nothing written: no results, no run folder, no log
@@ -217,7 +209,7 @@ def test_a_model_file_without_a_policy_is_one_line(command: str, tmp_path, capsy
     model = meta_only_model(tmp_path / "meta_only.zip")
     argv = {"eval": ["eval", "--agents", f"ppo:{model}", "random", "random", "random", "--deals", "4", "--no-save"],
             "play": ["play", "tripoli", "--opponents", f"ppo:{model}"]}[command]
-    line = refused(argv, capsys)
+    line = cli_refused(argv, capsys)
     assert line.startswith(f"cardgym {command}: error: ") and "meta_only.zip" in line, line
 
 
@@ -260,10 +252,10 @@ def test_errors_of_the_project_are_one_line_and_bugs_keep_their_traceback(capsys
 
     for error in (ConfigError("a\nb"), ModelFileError("m.zip: not a model"), LogError("g.jsonl, line 3: bad")):
         monkeypatch.setattr(cmd_random, "make_game", raising(error))
-        line = refused(["random"], capsys)
+        line = cli_refused(["random"], capsys)
         assert line == f"cardgym random: error: {' '.join(str(error).splitlines())}"
     monkeypatch.setattr(cmd_random, "make_game", raising(FileNotFoundError(2, "No such file or directory", "x.zip")))
-    assert refused(["random"], capsys) == "cardgym random: error: x.zip: No such file or directory"
+    assert cli_refused(["random"], capsys) == "cardgym random: error: x.zip: No such file or directory"
     # A plain ValueError (numpy's, or an unchecked argument deep inside) is a bug: it is not hidden.
     for bug in (ValueError("operands could not be broadcast together"), KeyError("seat"), OSError("no file named")):
         monkeypatch.setattr(cmd_random, "make_game", raising(bug))
@@ -293,7 +285,7 @@ def test_eval_refuses_an_existing_result_before_playing(existing: str, tmp_path,
     kept.write_text("an earlier evaluation")
     monkeypatch.setattr(cmd_eval, "evaluate", no_work)
     monkeypatch.setattr(cmd_eval, "make_agent", no_work)
-    line = refused(EVAL + ["--out", str(tmp_path)], capsys)
+    line = cli_refused(EVAL + ["--out", str(tmp_path)], capsys)
     assert f"--out {kept} already exists" in line and "--force" in line
     assert kept.read_text() == "an earlier evaluation"
     assert [p.name for p in tmp_path.iterdir()] == [kept.name]
@@ -315,7 +307,7 @@ def test_play_refuses_an_existing_log_before_dealing(tmp_path, capsys, monkeypat
     log.write_text("an earlier game\n")
     monkeypatch.setattr(cmd_play, "CardGymEnv", no_work)
     monkeypatch.setattr(cmd_play, "make_agent", no_work)
-    line = refused(["play", "tripoli", "--log", str(log)], capsys)
+    line = cli_refused(["play", "tripoli", "--log", str(log)], capsys)
     assert f"--log {log} already exists" in line and "--force" in line
     assert log.read_text() == "an earlier game\n"
 
