@@ -51,6 +51,13 @@ class Samples:
     """(V,) deals kept for each view."""
     passed: np.ndarray | None = None
     """(V,) drawn decks that reproduced the view (kept, or beyond the count asked for)."""
+    decks: np.ndarray | None = None
+    """(S, deck_size) the stacked deck each kept deal was dealt from."""
+    dealers: np.ndarray | None = None
+    """(S,) its first dealer."""
+    actions: list[list[int]] | None = None
+    """The actions each kept deal was replayed with (the view's, its secret choices drawn): with its deck and dealer
+    they deal and play the sample again."""
 
     @property
     def acceptance(self) -> float:
@@ -196,7 +203,7 @@ class DealSampler:
         drawn = np.zeros(v_count, np.int64)
         kept = np.zeros(v_count, np.int64)
         passed = np.zeros(v_count, np.int64)  # decks that reproduced the view (kept or not)
-        states, owners = [], []
+        states, owners, kept_decks, kept_dealers, kept_actions = [], [], [], [], []
         rngs = [np.random.default_rng(int(s)) for s in seeds]
         for _ in range(self.max_rounds):
             need = counts - kept
@@ -217,7 +224,8 @@ class DealSampler:
             if not decks:
                 break
             owner_arr = np.concatenate(owner)
-            state, ok = self._replay(views, np.concatenate(decks), np.concatenate(dealers), owner_arr, rngs)
+            all_decks, all_dealers = np.concatenate(decks), np.concatenate(dealers)
+            state, ok, played = self._replay(views, all_decks, all_dealers, owner_arr, rngs)
             # keep at most the deals still needed per view, in drawing order
             rank = np.zeros(len(owner_arr), np.int64)
             for v in np.unique(owner_arr[ok]).tolist():
@@ -230,16 +238,21 @@ class DealSampler:
                 idx = np.flatnonzero(keep)
                 states.append(state.take(idx))
                 owners.append(owner_arr[idx])
+                kept_decks.append(all_decks[idx])
+                kept_dealers.append(all_dealers[idx])
+                kept_actions += [played[i, : len(views[owner_arr[i]])].tolist() for i in idx.tolist()]
         for v, view in enumerate(views):
             if drawn[v]:
                 view.cache["acceptance"] = max(passed[v] / drawn[v], 0.01)
         if not states:
             return Samples(None, np.zeros(0, np.int64), drawn, kept, passed)
-        return Samples(concat_states(states), np.concatenate(owners), drawn, kept, passed)
+        return Samples(concat_states(states), np.concatenate(owners), drawn, kept, passed, np.concatenate(kept_decks),
+                       np.concatenate(kept_dealers), kept_actions)
 
     def _replay(self, views: list[SeatView], decks: np.ndarray, dealers: np.ndarray, owner: np.ndarray,
-                rngs: list[np.random.Generator]) -> tuple[BatchState, np.ndarray]:
-        """Deal ``decks`` and replay each one's view; ``ok[i]``: sample ``i`` reproduced its view."""
+                rngs: list[np.random.Generator]) -> tuple[BatchState, np.ndarray, np.ndarray]:
+        """Deal ``decks`` and replay each one's view: the tables, ``ok[i]`` (sample ``i`` reproduced its view) and the
+        actions played at each table (``(T, longest)``)."""
         game = self.game
         t_count = len(decks)
         state = game.init(np.arange(t_count, dtype=np.uint64), decks=decks, dealers=dealers)
@@ -255,6 +268,7 @@ class DealSampler:
             actors[v, : len(view)] = view.actors
             actions[v, : len(view)] = view.actions
         ok = np.ones(t_count, bool)
+        played = np.full((t_count, max(longest, 1)), -1, np.int64)
         obs = game.observe(state, seat)
         ok &= (obs == stacked[offsets[owner]]).all(axis=1)
         rng = rngs[0] if rngs else np.random.default_rng(0)
@@ -277,8 +291,9 @@ class DealSampler:
             live, act = live[legal], act[legal]
             if not live.size:
                 continue
+            played[live, k] = act
             game.step(state, act, tables=live)
             obs = game.observe(state.take(live), seat[live]) if live.size < t_count else game.observe(state, seat)
             ok[live] &= (obs == stacked[offsets[owner[live]] + k + 1]).all(axis=1)
         ok &= state.current_player == seat
-        return state, ok
+        return state, ok, played
