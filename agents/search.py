@@ -97,7 +97,8 @@ class SearchAgent(AgentBase):
     version = 1
     wants_seat_view = True
 
-    def __init__(self, game: BatchedGame, playouts: int | None = DEFAULT_PLAYOUTS, ms: float | None = None) -> None:
+    def __init__(self, game: BatchedGame, playouts: int | None = DEFAULT_PLAYOUTS, ms: float | None = None,
+                 kinds: tuple[str, ...] | None = None, opponent_eps: float | None = None) -> None:
         super().__init__(game)
         if game.name not in SAMPLERS:
             raise ValueError(f"search has no sampler for {game.name} yet (games with one: {', '.join(SAMPLERS)})")
@@ -106,13 +107,22 @@ class SearchAgent(AgentBase):
         self.playouts, self.ms = playouts, ms
         self.rollout_policy = rollout_agent(game)
         self.sampler = _class_at(SAMPLERS[game.name])(game, self.rollout_policy)
+        self.sampler.score_policy = opponent_eps is None
         self.why_not = self.sampler.unsupported()
         """Why this game's configuration cannot be searched (``None``: it can); then every decision falls back."""
         self.names = game.action_names()
         self.kinds = [action_kind(name) for name in self.names]
+        self.opponent_eps = opponent_eps
+        """The share of random moves of the other seats in the rollouts (``None``: estimated per seat and deal from
+        how well the rollout policy predicts its public actions, :func:`estimate_eps`)."""
+        self.searched_kinds = None if kinds is None else set(kinds)
+        """The action kinds whose decisions are searched (``None``: all); at the others the rollout policy chooses."""
         self.sized = {k for k, name in zip(self.kinds, self.names, strict=True) if name.split()[-1].isdigit()}
         """Action kinds with a size (``bet 3``): many of them are thinned out (:meth:`candidates`)."""
-        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "drawn": 0, "kept": 0, "seconds": 0.0}
+        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "drawn": 0, "kept": 0, "playouts": 0,
+                      "seconds": 0.0, "cpu_seconds": 0.0}
+        """Rows answered, rows searched (more than one legal action and a sampled deal), rows that fell back on the
+        rollout policy's choice, deals drawn and kept by the sampler, playouts, and wall and CPU time in ``act``."""
 
     # ----- candidates --------------------------------------------------------------------------------------------
     def candidates(self, mask_row: np.ndarray, choice: int) -> list[int]:
@@ -133,7 +143,7 @@ class SearchAgent(AgentBase):
     # ----- acting ------------------------------------------------------------------------------------------------
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
             views: list[SeatView] | None = None) -> np.ndarray:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         mask = np.asarray(mask, bool)
         b = len(obs)
         choice = np.asarray(self.rollout_policy.act(obs, mask, rng), np.int64)
@@ -141,9 +151,11 @@ class SearchAgent(AgentBase):
         out = choice.copy()
         self.stats["decisions"] += b
         rows = np.flatnonzero(mask.sum(axis=1) > 1)
+        if self.searched_kinds is not None:
+            rows = rows[[self.kinds[int(choice[r])] in self.searched_kinds for r in rows.tolist()]]
         if self.why_not is not None or views is None or not rows.size:
             self.stats["fallbacks"] += rows.size
-            self.stats["seconds"] += time.perf_counter() - t0
+            self._clock(t0, c0)
             return out
         cands = [self.candidates(mask[r], int(choice[r])) for r in rows.tolist()]
         sums = [np.zeros(len(c)) for c in cands]
@@ -168,8 +180,12 @@ class SearchAgent(AgentBase):
             best = np.flatnonzero(means >= means.max() - 1e-9)
             picks = [cands[i][j] for j in best]
             out[r] = choice[r] if choice[r] in picks else picks[0]
-        self.stats["seconds"] += time.perf_counter() - t0
+        self._clock(t0, c0)
         return out
+
+    def _clock(self, t0: float, c0: float) -> None:
+        self.stats["seconds"] += time.perf_counter() - t0
+        self.stats["cpu_seconds"] += time.process_time() - c0
 
     def _round(self, rows: np.ndarray, views: list[SeatView], mask: np.ndarray, cands: list[list[int]],
                worlds: np.ndarray, seeds: np.ndarray, sums: list[np.ndarray], counts: np.ndarray) -> None:
@@ -193,12 +209,22 @@ class SearchAgent(AgentBase):
         which = np.concatenate([np.arange(k) for k in n_cand])
         clones = state.take(table_world)
         seat = np.array([row_views[o].seat for o in owner[table_world].tolist()], np.int64)
-        values = self.playout(clones, np.asarray(actions, np.int64), seat)
+        if self.opponent_eps is None:
+            per_view = np.stack([estimate_eps(v, self.game.num_players) for v in row_views])
+            eps = per_view[owner[table_world]]
+        else:
+            eps = np.full((table_world.size, self.game.num_players), self.opponent_eps)
+        eps[np.arange(table_world.size), seat] = 0.0
+        self.stats["eps_sum"] = self.stats.get("eps_sum", 0.0) + float(eps.sum() / max(self.game.num_players - 1, 1)
+                                                                         / max(table_world.size, 1))
+        values = self.playout(clones, np.asarray(actions, np.int64), seat, int(seeds[0]), eps)
+        self.stats["playouts"] += len(values)
         for o, j, v in zip(owner[table_world].tolist(), which.tolist(), values.tolist(), strict=True):
             sums[o][j] += v
         counts += np.bincount(owner[world], minlength=rows.size)
 
-    def playout(self, state: Any, actions: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    def playout(self, state: Any, actions: np.ndarray, seats: np.ndarray, seed: int = 0,
+                eps: np.ndarray | None = None) -> np.ndarray:
         """Play ``actions`` at every table of ``state`` (in place), then the rest of the deal with the rollout policy;
         the result of seat ``seats[t]`` at each table from now on (chips; a game's rewards where it keeps no
         balance)."""
@@ -206,14 +232,14 @@ class SearchAgent(AgentBase):
         if hasattr(state, "balance") and hasattr(self.rollout_policy, "rollout"):
             before = state.balance[tables, seats].astype(np.float64)
             game.step(state, actions)
-            self.rollout_policy.rollout(state, tables)
+            self.rollout_policy.rollout(state, tables, eps=eps, seed=seed)
             return state.balance[tables, seats] - before
         deal_at = deal_index(game)
         deal = None if deal_at is None else game.observe(state, seats)[:, deal_at].copy()
         total = np.zeros(state.batch_size)
         game.step(state, actions)
         total += state.rewards[tables, seats]
-        rng = np.random.default_rng(0)
+        rng = np.random.default_rng(seed)
         while True:
             live = np.flatnonzero(~state.done)
             if deal is not None and live.size:  # the deal's end: the next deal of the episode is not played
@@ -226,6 +252,31 @@ class SearchAgent(AgentBase):
             acts = np.asarray(self.rollout_policy.act(obs, sub.legal_action_mask, rng), np.int64)
             game.step(state, acts, tables=live)
             total[live] += state.rewards[live, seats[live]]
+
+
+EPS_GRID = np.linspace(0.0, 1.0, 21)
+EPS_PRIOR = (1.5, 4.5)
+"""The Beta prior of a seat's share of random moves (mean 0.25): before a seat has shown how it plays, the rollouts
+give it a quarter of random moves."""
+
+
+def estimate_eps(view: SeatView, n: int) -> np.ndarray:
+    """``(n,)`` each other seat's share of random moves, as its public actions so far in the deal suggest.
+
+    Each seat is modelled as playing the rollout policy, except a uniformly random legal action with probability
+    ``eps``; ``view.cache["evidence"]`` (gathered by the sampler's replays) holds, for each of its public actions, the
+    share ``q`` of sampled deals where the policy in its place chose that action and the mean ``1 / legal actions``.
+    The action's likelihood is ``(1 - eps) q + eps / legal``; the estimate is the posterior mean of ``eps`` over
+    :data:`EPS_GRID` with the prior :data:`EPS_PRIOR`. The seat itself gets 0."""
+    a, b = EPS_PRIOR
+    grid = np.clip(EPS_GRID, 1e-3, 1 - 1e-3)
+    ll = np.zeros((n, EPS_GRID.size)) + (a - 1) * np.log(grid) + (b - 1) * np.log(1 - grid)
+    for seat, q, inv_legal in view.cache.get("evidence", ()):
+        ll[seat] += np.log((1 - EPS_GRID) * q + EPS_GRID * inv_legal + 1e-6)
+    w = np.exp(ll - ll.max(axis=1, keepdims=True))
+    eps = (w * EPS_GRID).sum(axis=1) / w.sum(axis=1)
+    eps[view.seat] = 0.0
+    return eps
 
 
 def make_search(game: BatchedGame, budget: str | None) -> SearchAgent:

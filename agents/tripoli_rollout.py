@@ -282,10 +282,26 @@ def decide_rows(obs, mask, prm, table, out):
 
 
 @numba.njit(cache=True)
-def rollout_tables(rec, r, x, idx, prm, table, num_deals, stop_at_deal_end):
+def _random_legal(mask):
+    count = 0
+    for a in range(mask.shape[0]):
+        count += mask[a]
+    k = np.random.randint(0, count)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return 0
+
+
+@numba.njit(cache=True)
+def rollout_tables(rec, r, x, idx, prm, table, num_deals, stop_at_deal_end, eps, seed):
     """Play each table ``idx[i]`` to the end of its episode (``stop_at_deal_end``: of its current deal), every seat
-    choosing by :func:`decide` on its own observation. Rewards are not reported; the balances say what each seat
-    won."""
+    choosing by :func:`decide` on its own observation, except that seat ``p`` plays a uniformly random legal action
+    with probability ``eps[i, p]`` at each decision (numba's random numbers, seeded with ``seed``). Rewards are not
+    reported; the balances say what each seat won."""
+    np.random.seed(seed)
     row = np.empty((1, OBSERVATION_SIZE), np.float32)
     viewer = np.empty(1, np.int64)
     for i in range(idx.shape[0]):
@@ -295,9 +311,13 @@ def rollout_tables(rec, r, x, idx, prm, table, num_deals, stop_at_deal_end):
         while not (t.terminated or t.truncated):
             if stop_at_deal_end and t.deal != deal:
                 break
-            viewer[0] = t.current_player
-            _observe_tables(viewer, row, rec[b : b + 1], r.n, num_deals)
-            a = decide(row[0], t.legal_action_mask, prm, table)
+            p = t.current_player
+            if eps[i, p] > 0.0 and np.random.random() < eps[i, p]:
+                a = _random_legal(t.legal_action_mask)
+            else:
+                viewer[0] = p
+                _observe_tables(viewer, row, rec[b : b + 1], r.n, num_deals)
+                a = decide(row[0], t.legal_action_mask, prm, table)
             play.start_step(t, x, b)
             over = K.apply(t, r, x, b, a)
             while over:
@@ -322,9 +342,15 @@ class TripoliCompiled(AgentBase):
                     out)
         return out
 
-    def rollout(self, state, tables: np.ndarray, stop_at_deal_end: bool = True) -> None:
-        """Play ``tables`` of ``state`` (in place) to the end of their deal, every seat playing this style."""
+    def rollout(self, state, tables: np.ndarray, stop_at_deal_end: bool = True, eps: np.ndarray | None = None,
+                seed: int = 0) -> None:
+        """Play ``tables`` of ``state`` (in place) to the end of their deal, every seat playing this style; with
+        ``eps`` (``(len(tables), n)``), seat ``p`` of table ``tables[i]`` plays a random legal action instead with
+        probability ``eps[i, p]`` at each of its decisions."""
         game = self.game
         rec, rules, extra = game.kernel_args(state)
-        rollout_tables(rec, rules, extra, np.asarray(tables, np.int64), self.policy, self.table,
-                       int(game.config.num_deals), stop_at_deal_end)
+        tables = np.asarray(tables, np.int64)
+        if eps is None:
+            eps = np.zeros((tables.size, game.num_players))
+        rollout_tables(rec, rules, extra, tables, self.policy, self.table, int(game.config.num_deals),
+                       stop_at_deal_end, np.ascontiguousarray(eps, np.float64), int(seed))

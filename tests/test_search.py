@@ -181,7 +181,7 @@ def test_the_real_deal_always_fits_the_constraint_model(n: int, options: dict) -
                 assert ((model.domain >> slot_of) & 1).all()
                 if model.enum_cards.size:
                     assert (model.enum_slots == slot_of[model.enum_cards]).all(axis=1).any()
-                _, ok, _ = sampler._replay([view], deck[None], np.array([dealer]), np.zeros(1, np.int64),
+                _, ok, *_ = sampler._replay([view], deck[None], np.array([dealer]), np.zeros(1, np.int64),
                                            [np.random.default_rng(0)])
                 assert ok[0]
     finally:

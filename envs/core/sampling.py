@@ -171,6 +171,8 @@ class DealSampler:
     """Rounds of drawing per call: a view with too few kept deals draws again, more the lower its acceptance."""
     max_draw_factor = 12
     """At most this many decks per deal asked for, per round."""
+    score_policy = False
+    """Also gather how well the policy predicts the other seats' public actions (:meth:`sample`, ``evidence``)."""
 
     def __init__(self, game: BatchedGame, policy: Any) -> None:
         self.game = game
@@ -225,7 +227,9 @@ class DealSampler:
                 break
             owner_arr = np.concatenate(owner)
             all_decks, all_dealers = np.concatenate(decks), np.concatenate(dealers)
-            state, ok, played = self._replay(views, all_decks, all_dealers, owner_arr, rngs)
+            state, ok, played, agree, inv_legal = self._replay(views, all_decks, all_dealers, owner_arr, rngs)
+            if self.score_policy:
+                self._note_evidence(views, owner_arr, ok, agree, inv_legal)
             # keep at most the deals still needed per view, in drawing order
             rank = np.zeros(len(owner_arr), np.int64)
             for v in np.unique(owner_arr[ok]).tolist():
@@ -249,10 +253,31 @@ class DealSampler:
         return Samples(concat_states(states), np.concatenate(owners), drawn, kept, passed, np.concatenate(kept_decks),
                        np.concatenate(kept_dealers), kept_actions)
 
+    @staticmethod
+    def _note_evidence(views: list[SeatView], owner: np.ndarray, ok: np.ndarray, agree: np.ndarray,
+                       inv_legal: np.ndarray) -> None:
+        """Add to each view's ``cache["evidence"]`` one ``(seat, q, mean 1/legal)`` per public action of another seat
+        not scored before: ``q`` the share of the kept deals in which the policy, in that seat's place, would have
+        taken the action it took (the steps up to ``cache["scored"]`` are done)."""
+        for v, view in enumerate(views):
+            rows = np.flatnonzero(ok & (owner == v))
+            start = int(view.cache.get("scored", 0))
+            if not rows.size or start >= len(view):
+                continue
+            evidence = view.cache.setdefault("evidence", [])
+            for k in range(start, len(view)):
+                got = agree[rows, k]
+                if np.isnan(got).all():
+                    continue
+                evidence.append((view.actors[k], float(np.nanmean(got)), float(np.nanmean(inv_legal[rows, k]))))
+            view.cache["scored"] = len(view)
+
     def _replay(self, views: list[SeatView], decks: np.ndarray, dealers: np.ndarray, owner: np.ndarray,
-                rngs: list[np.random.Generator]) -> tuple[BatchState, np.ndarray, np.ndarray]:
-        """Deal ``decks`` and replay each one's view: the tables, ``ok[i]`` (sample ``i`` reproduced its view) and the
-        actions played at each table (``(T, longest)``)."""
+                rngs: list[np.random.Generator]) -> tuple[BatchState, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Deal ``decks`` and replay each one's view: the tables, ``ok[i]`` (sample ``i`` reproduced its view), the
+        actions played at each table (``(T, longest)``) and, with :attr:`score_policy`, for the other seats' public
+        actions of the steps not scored yet, whether the policy would have chosen them (1/0, NaN elsewhere) and 1 /
+        the number of legal actions."""
         game = self.game
         t_count = len(decks)
         state = game.init(np.arange(t_count, dtype=np.uint64), decks=decks, dealers=dealers)
@@ -269,6 +294,9 @@ class DealSampler:
             actions[v, : len(view)] = view.actions
         ok = np.ones(t_count, bool)
         played = np.full((t_count, max(longest, 1)), -1, np.int64)
+        agree = np.full((t_count, max(longest, 1)), np.nan, np.float32)
+        inv_legal = np.full((t_count, max(longest, 1)), np.nan, np.float32)
+        scored = np.array([int(v.cache.get("scored", 0)) for v in views], np.int64)
         obs = game.observe(state, seat)
         ok &= (obs == stacked[offsets[owner]]).all(axis=1)
         rng = rngs[0] if rngs else np.random.default_rng(0)
@@ -288,12 +316,21 @@ class DealSampler:
             legal = (act >= 0) & (act < game.num_actions)
             legal[legal] = state.legal_action_mask[live[legal], act[legal]]
             ok[live[~legal]] = False
-            live, act = live[legal], act[legal]
+            live, act, who = live[legal], act[legal], who[legal]
             if not live.size:
                 continue
+            if self.score_policy:
+                judge = np.flatnonzero((who != seat[live]) & (actions[owner[live], k] >= 0)
+                                       & (scored[owner[live]] <= k))
+                if judge.size:
+                    sub = state.take(live[judge])
+                    guess = np.asarray(call_agent(self.policy, game.observe(sub, who[judge]), sub.legal_action_mask,
+                                                  rng), np.int64)
+                    agree[live[judge], k] = guess == act[judge]
+                    inv_legal[live[judge], k] = 1.0 / sub.legal_action_mask.sum(axis=1)
             played[live, k] = act
             game.step(state, act, tables=live)
             obs = game.observe(state.take(live), seat[live]) if live.size < t_count else game.observe(state, seat)
             ok[live] &= (obs == stacked[offsets[owner[live]] + k + 1]).all(axis=1)
         ok &= state.current_player == seat
-        return state, ok, played
+        return state, ok, played, agree, inv_legal
