@@ -98,7 +98,7 @@ def test_deals_equal_from_the_seat_give_the_same_decision(seed: int) -> None:
     deck, dealer = deck_for(seed), seed % 4
     checked = 0
     points = list(seat0_decisions(deck, dealer))
-    for point in points[::3]:
+    for point in points[::2]:
         view, obs, mask, actions, real = point.view, point.obs, point.mask, point.actions, point.state
         seen = int(real.hands[0, 0]) | int(real.played[0]) | int(real.known[0, 0])
         for p in range(4):
@@ -126,8 +126,8 @@ def test_deals_equal_from_the_seat_give_the_same_decision(seed: int) -> None:
         d2 = a2.act(obs, mask, np.random.default_rng(7), views=[twin.seat_view("player_0")])
         assert d1.tolist() == d2.tolist()
         untimed = [{k: v for k, v in a.stats.items() if k not in ("seconds", "cpu_seconds")} for a in (a1, a2)]
-        assert a1.stats["searched"] == 1 and untimed[0] == untimed[1]
-        checked += 1
+        assert untimed[0] == untimed[1]
+        checked += a1.stats["searched"]  # a poker selection is left to the rollout bot
     assert checked >= 2
 
 
@@ -319,3 +319,30 @@ def test_compiled_rollout_plays_as_stepping_the_numpy_bot() -> None:
         GAME.step(stepped, bot.act(GAME.observe(sub, sub.current_player), sub.legal_action_mask, rng), tables=live)
     POLICY.rollout(rolled, np.arange(40))
     assert rolled.done.all() and (rolled.balance == stepped.balance).all()
+
+
+@pytest.mark.parametrize("options", [{}, {"auto_forced": False}])
+def test_compiled_replay_is_the_generic_replay(options: dict) -> None:
+    from envs.core.sampling import DealSampler
+
+    game = make_game("tripoli", 4, **options)
+    policy = TripoliCompiled(game, "longsuit")
+    sampler = TripoliSampler(game, policy)
+    sampler.score_policy = True
+    global POLICY
+    saved, POLICY = POLICY, policy
+    try:
+        points = list(seat0_decisions(deck_for(300), 3, game=game))
+    finally:
+        POLICY = saved
+    for point in points[::2]:
+        decks, dealers = sampler.draw(point.view, 20, 1)
+        owner = np.zeros(len(decks), np.int64)
+        fast = sampler._replay([point.view], decks, dealers, owner, [np.random.default_rng(0)])
+        slow = DealSampler._replay(sampler, [point.view], decks, dealers, owner, [np.random.default_rng(0)])
+        ok = fast[1]
+        assert (ok == slow[1]).all() and ok.any()
+        assert (fast[2][ok] == slow[2][ok]).all() and np.array_equal(fast[3][ok], slow[3][ok], equal_nan=True)
+        a, b = fast[0].take(np.flatnonzero(ok)), slow[0].take(np.flatnonzero(ok))
+        assert (a.hands == b.hands).all() and (a.balance == b.balance).all()
+        assert (a.legal_action_mask == b.legal_action_mask).all()

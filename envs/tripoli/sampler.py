@@ -36,11 +36,15 @@ import itertools
 import numba
 import numpy as np
 
+from envs.core import play
 from envs.core.agent import call_agent
+from envs.core.bits import lowest
 from envs.core.game import BatchState
 from envs.core.sampling import DealSampler, place_cards, write_deck
 from envs.seatview import SeatView
-from envs.tripoli.observation import OFFSETS, SCALARS
+from envs.tripoli import kernels as K
+from envs.tripoli.observation import OBSERVATION_SIZE, OFFSETS, SCALARS, _observe_tables
+from envs.tripoli.policy import decide
 from envs.tripoli.state import (
     NUM_PHASES,
     P_AUCTION,
@@ -194,8 +198,75 @@ def _draw(fixed, domain, sizes, full, enum_cards, enum_slots, enum_cum, qualifie
     return done
 
 
+@numba.njit(cache=True)
+def _same_row(row, hist, at):
+    for i in range(row.shape[0]):
+        if row[i] != hist[at, i]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offsets, shown, scored, score, prm, table,
+                   num_deals, ok, played, agree, inv_legal):
+    """:meth:`DealSampler._replay` in compiled code, table by table: the view's actions (another seat's secret poker
+    selection: the cards it showed, else the policy's choice), the seat's observation checked after every step, and
+    with ``score`` the policy's agreement with the other seats' public actions of the steps from ``scored``."""
+    row = np.empty((1, OBSERVATION_SIZE), np.float32)
+    viewer = np.empty(1, np.int64)
+    select = prm.select
+    for t in range(rec.shape[0]):
+        v = owner[t]
+        me = seat[t]
+        tr = rec[t]
+        viewer[0] = me
+        _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
+        good = _same_row(row[0], hist, offsets[v])
+        k = 0
+        while good and k < lengths[v]:
+            p = actors[v, k]
+            if tr.terminated or tr.truncated or tr.current_player != p:
+                good = False
+                break
+            a = actions[v, k]
+            if a < 0:
+                legal = shown[v, p] & ~tr.selected[p] & tr.hands[p]
+                if shown[v, p] != 0:
+                    a = select + lowest(legal) if legal != 0 else -1
+                else:
+                    viewer[0] = p
+                    _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
+                    a = decide(row[0], tr.legal_action_mask, prm, table)
+            elif score and p != me and k >= scored[v]:
+                viewer[0] = p
+                _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
+                guess = decide(row[0], tr.legal_action_mask, prm, table)
+                agree[t, k] = 1.0 if guess == a else 0.0
+                count = 0
+                for j in range(tr.legal_action_mask.shape[0]):
+                    count += tr.legal_action_mask[j]
+                inv_legal[t, k] = 1.0 / count
+            if a < 0 or a >= tr.legal_action_mask.shape[0] or not tr.legal_action_mask[a]:
+                good = False
+                break
+            played[t, k] = a
+            play.start_step(tr, x, t)
+            over = K.apply(tr, r, x, t, a)
+            while over:
+                over = K.end_deal(tr, r, x, t)
+            while not K.settle(tr, r, x, t):
+                x.forced_count[t] = 0
+            viewer[0] = me
+            _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
+            good = _same_row(row[0], hist, offsets[v] + k + 1)
+            k += 1
+        ok[t] = good and tr.current_player == me
+
+
 class TripoliSampler(DealSampler):
-    """Tripoli deals consistent with a seat view (module docstring)."""
+    """Tripoli deals consistent with a seat view (module docstring). With a compiled policy (one with ``policy`` and
+    ``table`` attributes, ``agents/tripoli_rollout.py: TripoliCompiled``) the replay runs in compiled code
+    (:func:`_replay_tables`), with the same result as the generic one."""
 
     def unsupported(self) -> str | None:
         cfg = self.game.config
@@ -442,6 +513,33 @@ class TripoliSampler(DealSampler):
         done = _draw(model.fixed, model.domain, model.sizes, (1 << (n + 1)) - 1, model.enum_cards, model.enum_slots,
                      model.enum_cum, model.qualifies, model.seq_rank, slot_of_position, count, seed, decks)
         return decks[:done], np.full(done, model.dealer, np.int64)
+
+    def _replay(self, views, decks, dealers, owner, rngs):
+        prm, table = getattr(self.policy, "policy", None), getattr(self.policy, "table", None)
+        if prm is None or table is None:
+            return super()._replay(views, decks, dealers, owner, rngs)
+        game, n = self.game, self.game.num_players
+        t_count = len(decks)
+        state = game.init(np.arange(t_count, dtype=np.uint64), decks=decks, dealers=dealers)
+        rec, rules, extra = game.kernel_args(state)
+        longest = max(1, max(len(v) for v in views))
+        actors = np.full((len(views), longest), -1, np.int64)
+        actions = np.full((len(views), longest), -1, np.int64)
+        for i, view in enumerate(views):
+            actors[i, : len(view)] = view.actors
+            actions[i, : len(view)] = view.actions
+        hist = [v.observations() for v in views]
+        offsets = np.concatenate([[0], np.cumsum([h.shape[0] for h in hist])]).astype(np.int64)
+        shown = np.stack([self._shown(v) for v in views]).astype(np.uint64)
+        ok = np.zeros(t_count, bool)
+        played = np.full((t_count, longest), -1, np.int64)
+        agree = np.full((t_count, longest), np.nan, np.float32)
+        inv_legal = np.full((t_count, longest), np.nan, np.float32)
+        _replay_tables(rec, rules, extra, np.array([views[o].seat for o in owner], np.int64), owner.astype(np.int64),
+                       np.array([len(v) for v in views], np.int64), actors, actions, np.concatenate(hist), offsets,
+                       shown.reshape(len(views), n), np.array([int(v.cache.get("scored", 0)) for v in views], np.int64),
+                       bool(self.score_policy), prm, table, int(game.config.num_deals), ok, played, agree, inv_legal)
+        return state, ok, played, agree, inv_legal
 
     def secret_choice(self, state: BatchState, tables: np.ndarray, views: list[SeatView], seats: np.ndarray,
                       rng: np.random.Generator) -> np.ndarray:
