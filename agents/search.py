@@ -101,7 +101,7 @@ class SearchAgent(AgentBase):
     wants_seat_view = True
 
     def __init__(self, game: BatchedGame, playouts: int | None = DEFAULT_PLAYOUTS, ms: float | None = None,
-                 kinds: tuple[str, ...] | None = None, opponent_eps: float | None = None) -> None:
+                 kinds: tuple[str, ...] | None = None, opponents: str = "types") -> None:
         super().__init__(game)
         if game.name not in SAMPLERS:
             raise ValueError(f"search has no sampler for {game.name} yet (games with one: {', '.join(SAMPLERS)})")
@@ -110,14 +110,20 @@ class SearchAgent(AgentBase):
         self.playouts, self.ms = playouts, ms
         self.rollout_policy = rollout_agent(game)
         self.sampler = _class_at(SAMPLERS[game.name])(game, self.rollout_policy)
-        self.sampler.score_policy = opponent_eps is None
+        if opponents not in ("types", "policy"):
+            raise ValueError(f"opponents must be 'types' or 'policy', got {opponents!r}")
+        self.types = opponent_types(game) if opponents == "types" else []
+        """The candidate models of another seat's play (the game's zoo bots, compiled, and ``None`` for a random
+        player); each seat's model in a rollout is drawn from its posterior (:func:`type_posterior`). Empty: every
+        seat plays the rollout policy."""
+        self.sampler.judges = tuple(t for t in self.types if t is not None)
+        self.own_style = next((i for i, t in enumerate(self.types) if t is not None and t.style == ROLLOUT[game.name]),
+                              0)
+        """The index in :attr:`types` of the rollout policy: the searching seat's own play in the rollouts."""
         self.why_not = self.sampler.unsupported()
         """Why this game's configuration cannot be searched (``None``: it can); then every decision falls back."""
         self.names = game.action_names()
         self.kinds = [action_kind(name) for name in self.names]
-        self.opponent_eps = opponent_eps
-        """The share of random moves of the other seats in the rollouts (``None``: estimated per seat and deal from
-        how well the rollout policy predicts its public actions, :func:`estimate_eps`)."""
         if kinds is None:
             kinds = tuple(k for k in set(self.kinds) if k not in NOT_SEARCHED.get(game.name, ()))
         self.searched_kinds = set(kinds)
@@ -126,9 +132,10 @@ class SearchAgent(AgentBase):
         self.sized = {k for k, name in zip(self.kinds, self.names, strict=True) if name.split()[-1].isdigit()}
         """Action kinds with a size (``bet 3``): many of them are thinned out (:meth:`candidates`)."""
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "drawn": 0, "kept": 0, "playouts": 0,
-                      "seconds": 0.0, "cpu_seconds": 0.0}
+                      "random_share": 0.0, "seconds": 0.0, "cpu_seconds": 0.0}
         """Rows answered, rows searched (more than one legal action and a sampled deal), rows that fell back on the
-        rollout policy's choice, deals drawn and kept by the sampler, playouts, and wall and CPU time in ``act``."""
+        rollout policy's choice, deals drawn and kept by the sampler, playouts, the posterior probability of random
+        play summed over the other seats and searched decisions, and wall and CPU time in ``act``."""
 
     # ----- candidates --------------------------------------------------------------------------------------------
     def candidates(self, mask_row: np.ndarray, choice: int) -> list[int]:
@@ -214,30 +221,36 @@ class SearchAgent(AgentBase):
         which = np.concatenate([np.arange(k) for k in n_cand])
         clones = state.take(table_world)
         seat = np.array([row_views[o].seat for o in owner[table_world].tolist()], np.int64)
-        if self.opponent_eps is None:
-            per_view = np.stack([estimate_eps(v, self.game.num_players) for v in row_views])
-            eps = per_view[owner[table_world]]
-        else:
-            eps = np.full((table_world.size, self.game.num_players), self.opponent_eps)
-        eps[np.arange(table_world.size), seat] = 0.0
-        self.stats["eps_sum"] = self.stats.get("eps_sum", 0.0) + float(eps.sum() / max(self.game.num_players - 1, 1)
-                                                                         / max(table_world.size, 1))
-        values = self.playout(clones, np.asarray(actions, np.int64), seat, int(seeds[0]), eps)
+        seat_style = None
+        if self.types:  # each other seat's model in each sampled deal, drawn from its posterior
+            rng = np.random.default_rng(int(seeds[0]))
+            post = np.stack([type_posterior(v, self.game.num_players, len(self.types)) for v in row_views])
+            cum = np.cumsum(post[owner[world]], axis=2)  # (worlds, n, types)
+            u = rng.random((world.size, self.game.num_players, 1))
+            drawn = np.minimum((u > cum).sum(axis=2), len(self.types) - 1)
+            style_of = np.array([-1 if t is None else i for i, t in enumerate(self.types)], np.int64)
+            per_world = style_of[drawn]
+            per_world[np.arange(world.size), [row_views[o].seat for o in owner[world].tolist()]] = self.own_style
+            seat_style = np.repeat(per_world, n_cand, axis=0)
+            self.stats["random_share"] += float(post[:, :, -1].sum() / max(self.game.num_players - 1, 1))
+        values = self.playout(clones, np.asarray(actions, np.int64), seat, int(seeds[0]), seat_style)
         self.stats["playouts"] += len(values)
         for o, j, v in zip(owner[table_world].tolist(), which.tolist(), values.tolist(), strict=True):
             sums[o][j] += v
         counts += np.bincount(owner[world], minlength=rows.size)
 
     def playout(self, state: Any, actions: np.ndarray, seats: np.ndarray, seed: int = 0,
-                eps: np.ndarray | None = None) -> np.ndarray:
+                seat_style: np.ndarray | None = None) -> np.ndarray:
         """Play ``actions`` at every table of ``state`` (in place), then the rest of the deal with the rollout policy;
         the result of seat ``seats[t]`` at each table from now on (chips; a game's rewards where it keeps no
-        balance)."""
+        balance). ``seat_style[t, p]``: the index in :attr:`types` of the model seat ``p`` plays at table ``t`` (-1:
+        random moves; ``None``: every seat plays the rollout policy)."""
         game, tables = self.game, np.arange(state.batch_size)
         if hasattr(state, "balance") and hasattr(self.rollout_policy, "rollout"):
             before = state.balance[tables, seats].astype(np.float64)
             game.step(state, actions)
-            self.rollout_policy.rollout(state, tables, eps=eps, seed=seed)
+            styles = tuple(t.policy for t in self.types if t is not None) or None
+            self.rollout_policy.rollout(state, tables, styles=styles, seat_style=seat_style, seed=seed)
             return state.balance[tables, seats] - before
         deal_at = deal_index(game)
         deal = None if deal_at is None else game.observe(state, seats)[:, deal_at].copy()
@@ -259,29 +272,42 @@ class SearchAgent(AgentBase):
             total[live] += state.rewards[live, seats[live]]
 
 
-EPS_GRID = np.linspace(0.0, 1.0, 21)
-EPS_PRIOR = (1.2, 8.0)
-"""The Beta prior of a seat's share of random moves (mean 0.13): before a seat has shown how it plays, the rollouts
-give it about one random move in eight."""
+RANDOM_PRIOR = 0.1
+"""Prior probability that another seat plays random moves; the zoo's styles share the rest equally."""
+MODEL_NOISE = 0.1
+"""The chance a seat playing a style takes another action than the style would in a sampled deal (its hand differs
+from the sampled one): the likelihood of an action under a style is ``(1 - MODEL_NOISE) q + MODEL_NOISE / legal``."""
 
 
-def estimate_eps(view: SeatView, n: int) -> np.ndarray:
-    """``(n,)`` each other seat's share of random moves, as its public actions so far in the deal suggest.
+def opponent_types(game: BatchedGame) -> list[Any]:
+    """The candidate models of another seat's play: the zoo's styles (compiled), then ``None`` for random moves; the
+    empty list for a game whose styles are not compiled (every seat then plays the rollout policy)."""
+    if game.name != "tripoli":
+        return []
+    from agents.tripoli_rollout import STYLES, TripoliCompiled
 
-    Each seat is modelled as playing the rollout policy, except a uniformly random legal action with probability
-    ``eps``; ``view.cache["evidence"]`` (gathered by the sampler's replays) holds, for each of its public actions, the
-    share ``q`` of sampled deals where the policy in its place chose that action and the mean ``1 / legal actions``.
-    The action's likelihood is ``(1 - eps) q + eps / legal``; the estimate is the posterior mean of ``eps`` over
-    :data:`EPS_GRID` with the prior :data:`EPS_PRIOR`. The seat itself gets 0."""
-    a, b = EPS_PRIOR
-    grid = np.clip(EPS_GRID, 1e-3, 1 - 1e-3)
-    ll = np.zeros((n, EPS_GRID.size)) + (a - 1) * np.log(grid) + (b - 1) * np.log(1 - grid)
+    return [TripoliCompiled(game, style) for style in STYLES] + [None]
+
+
+def type_posterior(view: SeatView, n: int, k: int) -> np.ndarray:
+    """``(n, k)`` the posterior probability that each seat plays each of the ``k`` candidate models (the last one
+    random moves), from its public actions so far in the deal.
+
+    ``view.cache["evidence"]`` (gathered by the sampler's replays) holds, for each public action of another seat, the
+    share ``q[j]`` of the sampled deals where model ``j`` in that seat's place chose that action, and the mean
+    ``1 / legal actions``; the action's likelihood under model ``j`` is ``(1 - MODEL_NOISE) q[j] + MODEL_NOISE /
+    legal`` and ``1 / legal`` under random moves. The prior: :data:`RANDOM_PRIOR` for random moves, the rest shared
+    by the others. The seat itself gets the prior (it is never drawn)."""
+    prior = np.full(k, (1 - RANDOM_PRIOR) / (k - 1))
+    prior[-1] = RANDOM_PRIOR
+    logp = np.tile(np.log(prior), (n, 1))
     for seat, q, inv_legal in view.cache.get("evidence", ()):
-        ll[seat] += np.log((1 - EPS_GRID) * q + EPS_GRID * inv_legal + 1e-6)
-    w = np.exp(ll - ll.max(axis=1, keepdims=True))
-    eps = (w * EPS_GRID).sum(axis=1) / w.sum(axis=1)
-    eps[view.seat] = 0.0
-    return eps
+        like = np.empty(k)
+        like[:-1] = (1 - MODEL_NOISE) * np.asarray(q) + MODEL_NOISE * inv_legal
+        like[-1] = inv_legal
+        logp[seat] += np.log(like + 1e-12)
+    post = np.exp(logp - logp.max(axis=1, keepdims=True))
+    return post / post.sum(axis=1, keepdims=True)
 
 
 def make_search(game: BatchedGame, budget: str | None) -> SearchAgent:

@@ -61,15 +61,16 @@ class TripoliCompiled(AgentBase):
                     out)
         return out
 
-    def rollout(self, state, tables: np.ndarray, stop_at_deal_end: bool = True, eps: np.ndarray | None = None,
-                seed: int = 0) -> None:
-        """Play ``tables`` of ``state`` (in place) to the end of their deal, every seat playing this style; with
-        ``eps`` (``(len(tables), n)``), seat ``p`` of table ``tables[i]`` plays a random legal action instead with
-        probability ``eps[i, p]`` at each of its decisions."""
+    def rollout(self, state, tables: np.ndarray, stop_at_deal_end: bool = True, styles: tuple | None = None,
+                seat_style: np.ndarray | None = None, seed: int = 0) -> None:
+        """Play ``tables`` of ``state`` (in place) to the end of their deal, every seat playing this style; or, with
+        ``styles`` (a tuple of :data:`~envs.tripoli.policy.TripoliPolicy`) and ``seat_style`` (``(len(tables),
+        n)``), seat ``p`` of table ``tables[i]`` playing ``styles[seat_style[i, p]]``, or random legal actions where
+        it is -1."""
         game = self.game
         rec, rules, extra = game.kernel_args(state)
         tables = np.asarray(tables, np.int64)
-        if eps is None:
-            eps = np.zeros((tables.size, game.num_players))
-        rollout_tables(rec, rules, extra, tables, self.policy, self.table, int(game.config.num_deals),
-                       stop_at_deal_end, np.ascontiguousarray(eps, np.float64), int(seed))
+        if styles is None or seat_style is None:
+            styles, seat_style = (self.policy,), np.zeros((tables.size, game.num_players), np.int64)
+        rollout_tables(rec, rules, extra, tables, tuple(styles), self.table, int(game.config.num_deals),
+                       stop_at_deal_end, np.ascontiguousarray(seat_style, np.int64), int(seed))

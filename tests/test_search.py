@@ -328,7 +328,7 @@ def test_compiled_replay_is_the_generic_replay(options: dict) -> None:
     game = make_game("tripoli", 4, **options)
     policy = TripoliCompiled(game, "longsuit")
     sampler = TripoliSampler(game, policy)
-    sampler.score_policy = True
+    sampler.judges = (policy, TripoliCompiled(game, "tight"))
     global POLICY
     saved, POLICY = POLICY, policy
     try:

@@ -171,8 +171,9 @@ class DealSampler:
     """Rounds of drawing per call: a view with too few kept deals draws again, more the lower its acceptance."""
     max_draw_factor = 12
     """At most this many decks per deal asked for, per round."""
-    score_policy = False
-    """Also gather how well the policy predicts the other seats' public actions (:meth:`sample`, ``evidence``)."""
+    judges: tuple = ()
+    """Agents whose agreement with the other seats' public actions the replays measure (:meth:`_note_evidence`): a
+    search's candidate models of how the other seats play."""
 
     def __init__(self, game: BatchedGame, policy: Any) -> None:
         self.game = game
@@ -228,7 +229,7 @@ class DealSampler:
             owner_arr = np.concatenate(owner)
             all_decks, all_dealers = np.concatenate(decks), np.concatenate(dealers)
             state, ok, played, agree, inv_legal = self._replay(views, all_decks, all_dealers, owner_arr, rngs)
-            if self.score_policy:
+            if self.judges:
                 self._note_evidence(views, owner_arr, ok, agree, inv_legal)
             # keep at most the deals still needed per view, in drawing order
             rank = np.zeros(len(owner_arr), np.int64)
@@ -257,8 +258,8 @@ class DealSampler:
     def _note_evidence(views: list[SeatView], owner: np.ndarray, ok: np.ndarray, agree: np.ndarray,
                        inv_legal: np.ndarray) -> None:
         """Add to each view's ``cache["evidence"]`` one ``(seat, q, mean 1/legal)`` per public action of another seat
-        not scored before: ``q`` the share of the kept deals in which the policy, in that seat's place, would have
-        taken the action it took (the steps up to ``cache["scored"]`` are done)."""
+        not scored before: ``q[j]`` the share of the deals that reproduced the view in which judge ``j``, in that
+        seat's place, would have taken the action it took (the steps up to ``cache["scored"]`` are done)."""
         for v, view in enumerate(views):
             rows = np.flatnonzero(ok & (owner == v))
             start = int(view.cache.get("scored", 0))
@@ -269,15 +270,15 @@ class DealSampler:
                 got = agree[rows, k]
                 if np.isnan(got).all():
                     continue
-                evidence.append((view.actors[k], float(np.nanmean(got)), float(np.nanmean(inv_legal[rows, k]))))
+                evidence.append((view.actors[k], np.nanmean(got, axis=0), float(np.nanmean(inv_legal[rows, k]))))
             view.cache["scored"] = len(view)
 
     def _replay(self, views: list[SeatView], decks: np.ndarray, dealers: np.ndarray, owner: np.ndarray,
                 rngs: list[np.random.Generator]) -> tuple[BatchState, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Deal ``decks`` and replay each one's view: the tables, ``ok[i]`` (sample ``i`` reproduced its view), the
-        actions played at each table (``(T, longest)``) and, with :attr:`score_policy`, for the other seats' public
-        actions of the steps not scored yet, whether the policy would have chosen them (1/0, NaN elsewhere) and 1 /
-        the number of legal actions."""
+        actions played at each table (``(T, longest)``) and, for the other seats' public actions of the steps not
+        scored yet, whether each of the :attr:`judges` would have chosen them (``(T, longest, judges)``, 1/0, NaN
+        elsewhere) and 1 / the number of legal actions (``(T, longest)``)."""
         game = self.game
         t_count = len(decks)
         state = game.init(np.arange(t_count, dtype=np.uint64), decks=decks, dealers=dealers)
@@ -294,7 +295,7 @@ class DealSampler:
             actions[v, : len(view)] = view.actions
         ok = np.ones(t_count, bool)
         played = np.full((t_count, max(longest, 1)), -1, np.int64)
-        agree = np.full((t_count, max(longest, 1)), np.nan, np.float32)
+        agree = np.full((t_count, max(longest, 1), max(len(self.judges), 1)), np.nan, np.float32)
         inv_legal = np.full((t_count, max(longest, 1)), np.nan, np.float32)
         scored = np.array([int(v.cache.get("scored", 0)) for v in views], np.int64)
         obs = game.observe(state, seat)
@@ -319,14 +320,15 @@ class DealSampler:
             live, act, who = live[legal], act[legal], who[legal]
             if not live.size:
                 continue
-            if self.score_policy:
+            if self.judges:
                 judge = np.flatnonzero((who != seat[live]) & (actions[owner[live], k] >= 0)
                                        & (scored[owner[live]] <= k))
                 if judge.size:
                     sub = state.take(live[judge])
-                    guess = np.asarray(call_agent(self.policy, game.observe(sub, who[judge]), sub.legal_action_mask,
-                                                  rng), np.int64)
-                    agree[live[judge], k] = guess == act[judge]
+                    seen = game.observe(sub, who[judge])
+                    for j, model in enumerate(self.judges):
+                        guess = np.asarray(call_agent(model, seen, sub.legal_action_mask, rng), np.int64)
+                        agree[live[judge], k, j] = guess == act[judge]
                     inv_legal[live[judge], k] = 1.0 / sub.legal_action_mask.sum(axis=1)
             played[live, k] = act
             game.step(state, act, tables=live)

@@ -263,11 +263,11 @@ def _random_legal(mask):
 
 
 @numba.njit(cache=True)
-def rollout_tables(rec, r, x, idx, prm, table, num_deals, stop_at_deal_end, eps, seed):
-    """Play each table ``idx[i]`` to the end of its episode (``stop_at_deal_end``: of its current deal), every seat
-    choosing by :func:`decide` on its own observation, except that seat ``p`` plays a uniformly random legal action
-    with probability ``eps[i, p]`` at each decision (numba's random numbers, seeded with ``seed``). Rewards are not
-    reported; the balances say what each seat won."""
+def rollout_tables(rec, r, x, idx, styles, table, num_deals, stop_at_deal_end, seat_style, seed):
+    """Play each table ``idx[i]`` to the end of its episode (``stop_at_deal_end``: of its current deal), seat ``p``
+    choosing by :func:`decide` with the parameters ``styles[seat_style[i, p]]`` on its own observation, or a uniformly
+    random legal action where ``seat_style[i, p]`` is -1 (numba's random numbers, seeded with ``seed``). Rewards are
+    not reported; the balances say what each seat won."""
     np.random.seed(seed)
     row = np.empty((1, OBSERVATION_SIZE), np.float32)
     viewer = np.empty(1, np.int64)
@@ -279,12 +279,13 @@ def rollout_tables(rec, r, x, idx, prm, table, num_deals, stop_at_deal_end, eps,
             if stop_at_deal_end and t.deal != deal:
                 break
             p = t.current_player
-            if eps[i, p] > 0.0 and np.random.random() < eps[i, p]:
+            style = seat_style[i, p]
+            if style < 0:
                 a = _random_legal(t.legal_action_mask)
             else:
                 viewer[0] = p
                 _observe_tables(viewer, row, rec[b : b + 1], r.n, num_deals)
-                a = decide(row[0], t.legal_action_mask, prm, table)
+                a = decide(row[0], t.legal_action_mask, styles[style], table)
             play.start_step(t, x, b)
             over = K.apply(t, r, x, b, a)
             while over:

@@ -207,11 +207,12 @@ def _same_row(row, hist, at):
 
 
 @numba.njit(cache=True)
-def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offsets, shown, scored, score, prm, table,
-                   num_deals, ok, played, agree, inv_legal):
+def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offsets, shown, scored, judges, n_judges,
+                   prm, table, num_deals, ok, played, agree, inv_legal):
     """:meth:`DealSampler._replay` in compiled code, table by table: the view's actions (another seat's secret poker
     selection: the cards it showed, else the policy's choice), the seat's observation checked after every step, and
-    with ``score`` the policy's agreement with the other seats' public actions of the steps from ``scored``."""
+    the agreement of the first ``n_judges`` of ``judges`` with the other seats' public actions of the steps from
+    ``scored``."""
     row = np.empty((1, OBSERVATION_SIZE), np.float32)
     viewer = np.empty(1, np.int64)
     select = prm.select
@@ -237,11 +238,12 @@ def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offse
                     viewer[0] = p
                     _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
                     a = decide(row[0], tr.legal_action_mask, prm, table)
-            elif score and p != me and k >= scored[v]:
+            elif n_judges > 0 and p != me and k >= scored[v]:
                 viewer[0] = p
                 _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
-                guess = decide(row[0], tr.legal_action_mask, prm, table)
-                agree[t, k] = 1.0 if guess == a else 0.0
+                for j in range(n_judges):
+                    guess = decide(row[0], tr.legal_action_mask, judges[j], table)
+                    agree[t, k, j] = 1.0 if guess == a else 0.0
                 count = 0
                 for j in range(tr.legal_action_mask.shape[0]):
                     count += tr.legal_action_mask[j]
@@ -516,7 +518,8 @@ class TripoliSampler(DealSampler):
 
     def _replay(self, views, decks, dealers, owner, rngs):
         prm, table = getattr(self.policy, "policy", None), getattr(self.policy, "table", None)
-        if prm is None or table is None:
+        judges = tuple(getattr(j, "policy", None) for j in self.judges)
+        if prm is None or table is None or None in judges:
             return super()._replay(views, decks, dealers, owner, rngs)
         game, n = self.game, self.game.num_players
         t_count = len(decks)
@@ -533,12 +536,13 @@ class TripoliSampler(DealSampler):
         shown = np.stack([self._shown(v) for v in views]).astype(np.uint64)
         ok = np.zeros(t_count, bool)
         played = np.full((t_count, longest), -1, np.int64)
-        agree = np.full((t_count, longest), np.nan, np.float32)
+        agree = np.full((t_count, longest, max(len(judges), 1)), np.nan, np.float32)
         inv_legal = np.full((t_count, longest), np.nan, np.float32)
         _replay_tables(rec, rules, extra, np.array([views[o].seat for o in owner], np.int64), owner.astype(np.int64),
                        np.array([len(v) for v in views], np.int64), actors, actions, np.concatenate(hist), offsets,
                        shown.reshape(len(views), n), np.array([int(v.cache.get("scored", 0)) for v in views], np.int64),
-                       bool(self.score_policy), prm, table, int(game.config.num_deals), ok, played, agree, inv_legal)
+                       judges or (prm,), len(judges), prm, table, int(game.config.num_deals), ok, played, agree,
+                       inv_legal)
         return state, ok, played, agree, inv_legal
 
     def secret_choice(self, state: BatchState, tables: np.ndarray, views: list[SeatView], seats: np.ndarray,
