@@ -10,6 +10,8 @@ Specs:
   the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
   a game without a family) playing a random legal action at a share of its decisions; ``careless-bot:K``: a zoo
   bot other than ``random`` (bot ``K mod n``) playing a random action at that share;
+- ``search``, ``search:N``, ``search:Nms``: Monte-Carlo search over sampled deals (:mod:`agents.search`; games with a
+  sampler): ``N`` playouts per decision (default 200) or ``N`` milliseconds per decision;
 - ``module:Class``: any importable agent class, constructed as ``Class(game)``. Such a spec imports the module,
   which runs its code: that is its purpose (your own agent, in your own file), so use only modules you trust. As
   with ``python -m``, modules are found in the current directory too (``mybots:Bot`` is ``./mybots.py``): the
@@ -81,7 +83,8 @@ def check_anchor_kinds(game: BatchedGame, kind_weights: dict[str, float]) -> Non
                          f"(its kinds: {', '.join(kinds)})")
 
 
-SPEC_HELP = "a bot name (random, heuristic, … : cardgym agents --game G), ppo:path/to/model.zip or module:Class"
+SPEC_HELP = ("a bot name (random, heuristic, … : cardgym agents --game G), search[:N|:Nms], ppo:path/to/model.zip "
+             "or module:Class")
 
 
 class AgentSpecError(ArgumentError):
@@ -164,6 +167,16 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
             raise
         return module.PPOAgent(game, path)
     family, _, k = spec.partition(":")
+    if family == "search":
+        from agents.search import SAMPLERS, BudgetError, make_search
+
+        if game.name not in SAMPLERS:
+            raise AgentSpecError(f"agent {spec!r}: search has no sampler for {game.name} yet (it plays "
+                                 f"{', '.join(SAMPLERS)})")
+        try:
+            return make_search(game, k if spec != "search" else None)
+        except BudgetError as e:
+            raise AgentSpecError(f"agent {spec!r}: {e}") from None
     if family in ("style", "careless-style", "careless-bot"):
         if not (k.isascii() and k.isdigit()):
             raise AgentSpecError(f"agent {spec!r}: a {family} player is {family}:K with an integer K ≥ 0, "
@@ -181,5 +194,5 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
     raise AgentSpecError(
         f"unknown agent {spec!r}; known agents: {', '.join(bots)} (the {game.name} zoo), "
         + "".join(f"{name} (an anchor), " for name in ANCHOR_BOTS.get(game.name, {}))
-        + "ppo:path/to/model.zip or module:Class"
+        + "search[:N|:Nms], ppo:path/to/model.zip or module:Class"
     )

@@ -21,6 +21,10 @@ removed.
 After every step (and reset) each agent's ``infos[agent]["forced_moves"]`` lists the moves the engine made because
 they had no alternative (C8), in order: ``{"agent": "player_2", "action": 107, "name": "continue run (9♠)"}``.
 
+``seat_views=True`` keeps every seat's :class:`~envs.seatview.SeatView` (its observations after each step and the
+public actions of the deal): ``env.seat_view(agent)`` hands it to an agent that searches (``wants_seat_view``,
+:func:`envs.core.agent.call_agent`).
+
 ``log_path="game.jsonl"`` (or ``env.recorder = GameRecorder(path)``) records every game as JSON Lines
 (:mod:`envs.gamelog`); ``render_mode="html"`` makes ``render()`` return an HTML table of the cards, which is also
 how the env shows in a notebook (``_repr_html_``), as the player to act sees it.
@@ -44,6 +48,7 @@ from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import episode_seeds, normalize_seeds
 from envs.gamelog import GameRecorder
 from envs.registry import env_version
+from envs.seatview import SeatView, SeatViews
 
 RESET_OPTIONS = ("deck", "decks", "dealer")
 
@@ -58,7 +63,8 @@ class CardGymEnv(AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi", "html"], "is_parallelizable": False,
                                 "render_fps": 1}
 
-    def __init__(self, game: BatchedGame, render_mode: str | None = None, log_path: str | Path | None = None) -> None:
+    def __init__(self, game: BatchedGame, render_mode: str | None = None, log_path: str | Path | None = None,
+                 seat_views: bool = False) -> None:
         if not isinstance(game, BatchedGame):
             raise ArgumentError(f"game must be a game core (envs.registry.make_game, e.g. make_game(\"tripoli\")), "
                                 f"got {show(game)}")
@@ -84,6 +90,9 @@ class CardGymEnv(AECEnv):
         self._action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
         self.state_ = None
         self._seeded: tuple[np.ndarray, int] | None = None  # (seed of the last seeded reset, unseeded resets since)
+        if not isinstance(seat_views, (bool, np.bool_)):
+            raise ArgumentError(f"seat_views must be True or False, got {show(seat_views)}")
+        self._views = SeatViews(game) if seat_views else None
 
     # ----- spaces ------------------------------------------------------------------------------------------------
     def _seat(self, agent: str) -> int:
@@ -151,6 +160,8 @@ class CardGymEnv(AECEnv):
         self._report_forced_moves()
         if self.recorder is not None:
             self.recorder.begin(self.game, self.state_, deck, dealer)
+        if self._views is not None:
+            self._views.begin(self.state_, _TABLE_0, _TABLE_0, [list(range(self.game.num_players))])
         self._sync_after_step()
 
     def _action_id(self, action: Any) -> int:
@@ -180,6 +191,8 @@ class CardGymEnv(AECEnv):
         self.game.step(self.state_, self._action_row)
         if self.recorder is not None:
             self.recorder.record(self.state_, seat, action)
+        if self._views is not None:
+            self._views.record(self.state_, _TABLE_0, _TABLE_0, np.array([seat]), self._action_row)
         self._cumulative_rewards[agent] = 0.0
         step_rewards = self.state_.rewards[0]
         if self._reset_rewards is not None:  # the first step also reports the chips moved by the deal
@@ -219,6 +232,14 @@ class CardGymEnv(AECEnv):
         else:
             mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def seat_view(self, agent: str) -> SeatView:
+        """The :class:`~envs.seatview.SeatView` of ``agent`` for the deal being played (needs ``seat_views=True``)."""
+        seat = self._seat(agent)
+        self._need_state("seat_view()")
+        if self._views is None:
+            raise ArgumentError("seat_view: this env keeps no seat views; build it with seat_views=True")
+        return self._views.views(_TABLE_0, np.array([seat]))[0]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._need_state("last()")

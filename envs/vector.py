@@ -67,7 +67,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from envs.core.agent import Agent, check_agent
+from envs.core.agent import Agent, call_agent, check_agent, wants_seat_view
 from envs.core.checks import (
     U64_MAX,
     ArgumentError,
@@ -80,6 +80,7 @@ from envs.core.checks import (
 )
 from envs.core.game import BatchedGame, BatchState, IllegalActionError
 from envs.core.rng import hash_u64, uniform_ints
+from envs.seatview import SeatViews
 
 STREAM_LEARNER_SEAT = 101
 """Random stream (envs.core.rng) of the learner's seat at a table."""
@@ -134,6 +135,8 @@ class CardVectorEnv(VectorEnv):
         self.set_opponents(opponents, weights, whole_table)
         self.skipped_deals = 0
         self.episodes = 0
+        self._views: SeatViews | None = None
+        """The seat views of the opponent seats whose agent wants them (:mod:`envs.seatview`), else ``None``."""
         self._seed: int | None = None
         self._counter = 0
 
@@ -229,6 +232,7 @@ class CardVectorEnv(VectorEnv):
             self.game.step(s, acts, tables=playing)  # every playing table waits on its learner here
         except IllegalActionError as e:
             raise IllegalActionError(f"actions: {e}") from None
+        self._record(playing, self.learner[playing], acts[playing])
         starting = np.flatnonzero(self.needs_reset)
         if starting.size:
             self._deal(starting)
@@ -327,6 +331,7 @@ class CardVectorEnv(VectorEnv):
             self.pending[idx] = s.rewards[idx, self.learner[idx]]
             self.ep_return[idx] = 0.0
             self.ep_length[idx] = 0
+            self._track(idx)
             self._play_opponents(idx)
             idx = idx[s.done[idx]]
             if not idx.size:
@@ -336,6 +341,22 @@ class CardVectorEnv(VectorEnv):
             self.skipped_deals += idx.size
             self.game.redeal(self.state, idx, self._next_seeds(idx.size))
         raise RuntimeError(f"{self.game.name}: {MAX_REDEALS} deals in a row ended before the learner's first decision")
+
+    def _track(self, idx: np.ndarray) -> None:
+        """Start the seat views of the freshly dealt tables ``idx`` for the opponent seats whose agent wants them."""
+        wanting = [wants_seat_view(a) for a in self.seated]
+        if not any(wanting) and self._views is None:
+            return
+        if self._views is None:
+            self._views = SeatViews(self.game)
+        n = self.game.num_players
+        seats = [[s for s in range(n) if s != self.learner[t] and wanting[self.seat_agent[t, s]]] for t in idx.tolist()]
+        self._views.begin(self.state, idx, idx, seats)
+
+    def _record(self, tables: np.ndarray, actors: np.ndarray, actions: np.ndarray) -> None:
+        """Add a step to the seat views of ``tables`` (where ``actors`` took ``actions``)."""
+        if self._views is not None:
+            self._views.record(self.state, tables, tables, actors, actions)
 
     def _play_opponents(self, idx: np.ndarray) -> None:
         """Play the opponents at tables ``idx`` until each waits on its learner or is over; their moves' chips for
@@ -352,11 +373,15 @@ class CardVectorEnv(VectorEnv):
             mask = sub.legal_action_mask
             actions = np.zeros(live.size, np.int64)
             for k in np.unique(who).tolist():
-                rows = np.flatnonzero(who == k) if len(self.seated) > 1 else slice(None)
-                actions[rows] = self.seated[k].act(obs[rows], mask[rows], self._rng)
+                rows = np.flatnonzero(who == k) if len(self.seated) > 1 else np.arange(live.size)
+                views = None
+                if self._views is not None and wants_seat_view(self.seated[k]):
+                    views = self._views.views(live[rows], seats[rows])
+                actions[rows] = call_agent(self.seated[k], obs[rows], mask[rows], self._rng, views)
             try:
                 self.game.step(s, actions, tables=live)
             except IllegalActionError as e:
                 raise IllegalActionError(f"an opponent agent chose an illegal action: {e}") from e
+            self._record(live, seats, actions)
             self.pending[live] += s.rewards[live, self.learner[live]]
             idx = live

@@ -47,8 +47,20 @@ def agents_text(game: str) -> str:
     lines += [f"  {b.name:<{width}}  v{b.version:<3} {b.summary}" for b in bots]
     lines += [f"  {b.name:<{width}}  v{b.version:<3} {b.summary} Not a zoo style: an anchor "
               f"(cardgym train --anchor {b.name})." for b in anchors]
+    lines += search_line(game, width)
     lines += [f"  {form:<{width}}  {'':<4} {meaning}" for form, meaning in forms]
     return "\n".join(lines)
+
+
+def search_line(game: str, width: int) -> list[str]:
+    """The line of the search player, for a game that has a sampler (:mod:`agents.search`)."""
+    from agents.search import ROLLOUT, SAMPLERS, SearchAgent
+
+    if game not in SAMPLERS:
+        return []
+    return [f"  {'search':<{width}}  v{SearchAgent.version:<3} Monte-Carlo search over sampled deals, {ROLLOUT[game]} "
+            f"finishing each; search:N for N playouts per decision (default 200), search:Nms for N ms. Not a zoo "
+            f"style (slow)."]
 
 
 def run(args: argparse.Namespace) -> None:

@@ -23,6 +23,7 @@ import numpy as np
 
 from agents.registry import SPEC_HELP, make_agent
 from envs.aec import CardGymEnv
+from envs.core.agent import call_agent, wants_seat_view
 from envs.gamelog import GameRecorder
 from envs.registry import GAMES, make_game
 from training.cli_args import (
@@ -52,7 +53,7 @@ def log_first_group(game, agents: list, seed: int, path: str) -> None:
     deterministic agents these are the evaluated games move for move; agents that draw random moves draw their own."""
     n = game.num_players
     table_seed = int(group_seeds(seed, 1)[0])
-    env = CardGymEnv(game)
+    env = CardGymEnv(game, seat_views=any(wants_seat_view(a) for a in agents))
     env.recorder = GameRecorder(path)
     rng = np.random.default_rng(seed)
     try:
@@ -62,7 +63,9 @@ def log_first_group(game, agents: list, seed: int, path: str) -> None:
                 seat = int(env.state_.current_player[0])
                 obs = env.observe(env.possible_agents[seat])["observation"][None, :]
                 mask = env.state_.legal_action_mask[:1].astype(bool)
-                env.step(int(np.asarray(agents[(seat - r) % n].act(obs, mask, rng))[0]))
+                agent = agents[(seat - r) % n]
+                views = [env.seat_view(env.possible_agents[seat])] if wants_seat_view(agent) else None
+                env.step(int(np.asarray(call_agent(agent, obs, mask, rng, views))[0]))
     finally:
         env.close()
     print(f"the first deal group ({n} games, one per seat rotation) written to {path} (cardgym replay {path})")

@@ -26,6 +26,7 @@ import numpy as np
 
 from agents.registry import SPEC_HELP, make_agent
 from envs.aec import CardGymEnv
+from envs.core.agent import call_agent, wants_seat_view
 from envs.gamelog import GameRecorder, cards_text, public_view, seat_name
 from envs.registry import GAMES, make_game
 from training.cli_args import (
@@ -183,7 +184,9 @@ class TerminalGame:
         agent = self.env.possible_agents[seat]
         obs = self.env.observe(agent)["observation"][None, :]
         mask = self.env.state_.legal_action_mask[:1].astype(bool)
-        return int(np.asarray(self.bots[seat].act(obs, mask, self.rng))[0])
+        bot = self.bots[seat]
+        views = [self.env.seat_view(agent)] if wants_seat_view(bot) else None
+        return int(np.asarray(call_agent(bot, obs, mask, self.rng, views))[0])
 
     def play(self, seed: int | None) -> None:
         """One episode."""
@@ -212,7 +215,7 @@ def run(args: argparse.Namespace) -> None:
     bots = {s: make_agent(spec, game) for s, spec in zip(others, specs, strict=True)}
     if args.log is not None:
         Path(args.log).parent.mkdir(parents=True, exist_ok=True)
-    env = CardGymEnv(game)
+    env = CardGymEnv(game, seat_views=any(wants_seat_view(b) for b in bots.values()))
     env.recorder = GameRecorder(args.log)
     tg = TerminalGame(env, args.seat, bots, args.seed, unicode=not args.ascii)
     tg.say(f"{game.name}, {game.num_players} players: you are {seat_name(args.seat)}; "

@@ -19,6 +19,7 @@ from typing import Any
 
 from agents.registry import SPEC_HELP, make_agent
 from envs.aec import CardGymEnv
+from envs.core.agent import wants_seat_view
 from envs.gamelog import GameRecorder, seat_name
 from envs.registry import GAMES, make_game
 from training.cli_args import (
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> None:
     bots = {s: make_agent(spec, game) for s, spec in enumerate(specs)}
     if args.log is not None:
         Path(args.log).parent.mkdir(parents=True, exist_ok=True)
-    env = CardGymEnv(game)
+    env = CardGymEnv(game, seat_views=any(wants_seat_view(b) for b in bots.values()))
     env.recorder = GameRecorder(args.log)
     spectator = Spectator(env, bots, args.seed, unicode=not args.ascii, reveal=args.reveal, delay=args.delay)
     seats = ", ".join(f"{seat_name(s)} is {spec}" for s, spec in enumerate(specs))

@@ -29,10 +29,11 @@ from typing import Any
 import numpy as np
 
 from agents.random_agent import RandomAgent
-from envs.core.agent import Agent, agent_label, check_agent
+from envs.core.agent import Agent, agent_label, call_agent, check_agent, wants_seat_view
 from envs.core.checks import U64_MAX, ArgumentError, check_int, int_array, show
 from envs.core.game import BatchedGame, IllegalActionError
 from envs.core.rng import hash_u64
+from envs.seatview import SeatViews
 from training.executors import Executor, InProcess, TableSpec
 from training.table_random import TableRandom
 
@@ -215,6 +216,12 @@ def play_tables(
     needs_obs = [_uses_observation(a) for a in agents]
     streams = TableRandom(int(rng.integers(2**63)))  # one random stream per table (common random numbers)
     decisions = 0
+    viewers = [i for i, a in enumerate(agents) if wants_seat_view(a)]
+    views = None
+    if viewers:  # the seats of agents that search: their seat views, from their own observations (envs/seatview.py)
+        views = SeatViews(game)
+        tracked = np.isin(seat_agent, viewers)
+        views.begin(state, rows, rows, [np.flatnonzero(t).tolist() for t in tracked])
     for step in range(max_steps):
         live = ~state.done
         n_live = int(live.sum())
@@ -238,7 +245,8 @@ def play_tables(
             else:
                 obs = game.observe(state.take(sel), seat[sel])
             streams.bind(rows[sel], step)
-            acts = np.asarray(agent.act(obs, mask, streams))
+            seat_views = None if views is None or i not in viewers else views.views(rows[sel], seat[sel])
+            acts = np.asarray(call_agent(agent, obs, mask, streams, seat_views))
             if acts.dtype.kind not in "iu" or acts.size != sel.size:
                 raise ValueError(f"agent {_agent_label(agent, i)!r} returned {show(acts)} for {sel.size} tables; "
                                  f"an agent returns one integer action id per table")
@@ -255,6 +263,10 @@ def play_tables(
             decisions += sel.size
         game.step(state, actions)
         returns[rows] += state.rewards
+        if views is not None:
+            stepped = np.flatnonzero((who >= 0) & ~state.done)
+            views.record(state, stepped, rows[stepped], seat[stepped], actions[stepped])
+            views.drop(rows[state.done])
     if not state.done.all():
         raise RuntimeError(
             f"{game.name}: {int((~state.done).sum())} episodes still running after {max_steps:,} steps; "

@@ -9,6 +9,12 @@ Every agent has a ``name`` and a ``version`` (an int from 1): a change of a name
 version, and results label each seat ``name@vN`` (:func:`agent_label`) so that numbers from different versions are
 never mixed up.
 
+An agent that searches may ask for more: with ``wants_seat_view = True`` it is called as ``act(obs, mask, rng,
+views=views)``, where ``views[b]`` is the :class:`envs.seatview.SeatView` of the seat to act at table ``b``: its
+observation after every step of the deal and the public actions (never the state). Every place that calls agents
+goes through :func:`call_agent`, which passes views only to the agents that want them, so other agents keep the
+three-argument ``act``.
+
 The protocol lives with the game cores so that the envs (whose opponents are agents) use it without importing the
 ``agents`` package; the agents there implement it.
 """
@@ -46,6 +52,23 @@ class AgentBase:
 
     def __init__(self, game: BatchedGame) -> None:
         self.game = game
+
+
+def wants_seat_view(agent: object) -> bool:
+    """Whether ``agent`` asks for seat views (``wants_seat_view = True``)."""
+    return bool(getattr(agent, "wants_seat_view", False))
+
+
+def call_agent(agent: Any, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
+               views: list[Any] | None = None) -> np.ndarray:
+    """``agent.act(obs, mask, rng)``, or ``agent.act(obs, mask, rng, views=views)`` for an agent that wants seat
+    views (then ``views`` must hold one :class:`envs.seatview.SeatView` per row)."""
+    if wants_seat_view(agent):
+        if views is None or len(views) != len(obs):
+            raise ArgumentError(f"agent {getattr(agent, 'name', type(agent).__name__)!r} wants seat views "
+                                f"(wants_seat_view = True): pass one per row, got {show(views)}")
+        return agent.act(obs, mask, rng, views=views)
+    return agent.act(obs, mask, rng)
 
 
 def agent_label(agent: object) -> str:

@@ -1,0 +1,94 @@
+"""How long the search player takes per decision, at one table and per table at a batch of tables.
+
+    python -m benchmarks.search [--game tripoli] [--players 4] [--agent search] [--deals 8] [--batch 64]
+                                [--out FILE.json] [--commit]
+
+The search player (``--agent``, a ``search`` spec: ``search``, ``search:500``, ``search:50ms``) sits at seat 0, the
+game's best hand-written bot at the others (longsuit in Tripoli, the heuristic elsewhere). **One table**: ``--deals``
+episodes played one table at a time (every call of the agent answers one decision). **Batch**: ``--batch`` tables
+played at once (each call answers the decisions of every table where seat 0 is to act). Times are measured inside the
+agent's ``act`` — wall-clock and CPU (``time.process_time``, this process) — and divided by the decisions it
+searched (those with more than one legal action; the others cost nothing). Also reported: playouts and sampled deals
+per searched decision and the sampler's acceptance (deals that reproduced the seat's view / deals drawn).
+Written to ``search.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.registry import make_agent
+from agents.search import ROLLOUT
+from benchmarks import results_dir
+from envs.registry import make_game
+from training.evaluate import group_seeds, play_tables
+
+
+def measure(game, spec: str, tables: int, rounds: int, seed: int) -> dict:
+    """Play ``rounds`` batches of ``tables`` tables with the search at seat 0; the agent's per-decision costs."""
+    agent = make_agent(spec, game)
+    field = make_agent(ROLLOUT[game.name], game)
+    n = game.num_players
+    seat_agent = np.zeros((tables, n), np.int64)
+    seat_agent[:, 1:] = 1
+    start = time.perf_counter()
+    for r in range(rounds):
+        play_tables(game, [agent, field], seat_agent, group_seeds(seed + r, tables), np.random.default_rng(r))
+    st = agent.stats
+    searched = max(st["searched"], 1)
+    return {
+        "tables_at_once": tables, "episodes": tables * rounds, "decisions": st["decisions"],
+        "searched": st["searched"], "fallbacks": st["fallbacks"],
+        "ms_per_decision_wall": round(1e3 * st["seconds"] / searched, 2),
+        "ms_per_decision_cpu": round(1e3 * st["cpu_seconds"] / searched, 2),
+        "playouts_per_decision": round(st["playouts"] / searched, 1),
+        "deals_kept_per_decision": round(st["kept"] / searched, 1),
+        "acceptance": round(st["kept"] / max(st["drawn"], 1), 3),
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="tripoli")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--agent", default="search", help="the search spec (default search, i.e. search:200)")
+    ap.add_argument("--deals", type=int, default=8, help="episodes played one table at a time (default 8)")
+    ap.add_argument("--batch", type=int, default=64, help="tables played at once in the batch measurement")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=None,
+                    help="JSON file (default: search.json in runs/benchmarks/, or with --commit in "
+                         "benchmarks/results/)")
+    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
+    args = ap.parse_args(argv)
+    game = make_game(args.game, num_players=args.players)
+    measure(game, args.agent, 1, 1, args.seed + 10_000)  # compile and warm up
+    one = measure(game, args.agent, 1, args.deals, args.seed)
+    batch = measure(game, args.agent, args.batch, 1, args.seed + 1)
+    report = {
+        "game": args.game, "num_players": args.players, "agent": args.agent, "rollout": ROLLOUT[args.game],
+        "machine": {"cpu_count": __import__("os").cpu_count(), "platform": platform.platform(),
+                    "python": platform.python_version()},
+        "one_table": one, "batch": batch,
+        "note": "ms per searched decision (more than one legal action), measured inside act",
+    }
+    for label, row in (("one table", one), (f"{args.batch} tables at once", batch)):
+        print(f"{args.game} {args.players}p {args.agent}, {label}: {row['ms_per_decision_wall']} ms wall, "
+              f"{row['ms_per_decision_cpu']} ms CPU per searched decision ({row['searched']} decisions, "
+              f"{row['playouts_per_decision']} playouts, {row['deals_kept_per_decision']} deals each, acceptance "
+              f"{row['acceptance']})")
+    out = args.out or results_dir(args.commit) / "search.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {out}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
