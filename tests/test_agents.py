@@ -59,7 +59,8 @@ def test_registry_module_class_spec() -> None:
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("clever", "unknown agent 'clever'; known agents: random, heuristic, tight, .* \\(the tripoli zoo\\), ppo:"),
+        ("clever", "unknown agent 'clever'; known agents: random, heuristic, tight, .* \\(the tripoli zoo\\), "
+                   "search\\[:N\\|:Nms\\], ppo:"),
         ("", "non-empty"),
         ("nosuchmodule:Agent", "no module named 'nosuchmodule'"),
         ("agents.random_agent:Nope", "has no attribute 'Nope'"),
