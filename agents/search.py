@@ -7,11 +7,24 @@ At each decision with more than one legal action:
    state — with the game's sampler (``envs/<game>/sampler.py``: a constraint model of the unseen cards, then a replay
    of the deal that keeps a deal only if the seat would have seen exactly what it saw).
 2. **Try every candidate.** Every sampled deal is cloned once per candidate action; each clone plays its candidate
-   and then the rest of the deal with the rollout policy at every seat (the game's best hand-written bot; compiled for
-   Tripoli, :mod:`agents.tripoli_rollout`). All samples × candidates of all the tables of a call are one batch.
+   and then the rest of the deal with the rollout policy at the seat's own place (the game's best hand-written bot;
+   compiled for Tripoli, :mod:`agents.tripoli_rollout`) and each other seat's *model* at theirs. All samples ×
+   candidates of all the tables of a call are one batch.
 3. **Choose** the candidate with the highest mean result: the seat's chips won from now to the end of the deal
    (its reward for Le triolet), over the same sampled deals for every candidate. Ties go to the rollout policy's own
    choice.
+
+**The other seats' models** (where the game's bots are compiled: Tripoli). Each other seat is taken to play one of
+the zoo's styles or random moves; the sampler's replays measure how often each style, in that seat's place in a
+sampled deal, would have taken each public action it took, and :func:`type_posterior` turns that into a posterior
+per seat (prior: random play 0.1). Every sampled deal draws each seat's model from its posterior. Against the zoo's
+styles the models stay on the styles; against random players they move to random play as the deal goes on.
+
+**What is searched.** Decisions whose rollout-policy choice is of a kind in :data:`NOT_SEARCHED` (Tripoli's poker
+selection) are left to the rollout policy, and those of a kind in :data:`GATED` (Tripoli's betting) are searched only
+when the other seats look random (:data:`GATE_RANDOM`): both lost chips when searched against players who bet their
+strong hands, because the sampled hands ignore what the bets say (``infer=True`` weighs the sampled deals by the bets'
+likelihood instead; measured weaker, off by default).
 
 **Budget** (the spec): ``search`` is ``search:200``; ``search:N`` spends about ``N`` playouts per decision (1 to
 100,000): ``ceil(N / candidates)`` sampled deals, each played once per candidate; ``search:Nms`` searches for about
