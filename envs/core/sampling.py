@@ -58,6 +58,8 @@ class Samples:
     actions: list[list[int]] | None = None
     """The actions each kept deal was replayed with (the view's, its secret choices drawn): with its deck and dealer
     they deal and play the sample again."""
+    logw: np.ndarray | None = None
+    """(S,) the log-likelihood of each kept deal under the models of :meth:`DealSampler.sample` (0 without)."""
 
     @property
     def acceptance(self) -> float:
@@ -174,6 +176,10 @@ class DealSampler:
     judges: tuple = ()
     """Agents whose agreement with the other seats' public actions the replays measure (:meth:`_note_evidence`): a
     search's candidate models of how the other seats play."""
+    weighed_kinds: tuple[str, ...] = ()
+    """The kinds of actions (``envs.core.game.action_kind``) whose likelihood weighs a sample (:meth:`sample`)."""
+    likelihood_noise = 0.3
+    """The chance that a seat playing a model takes another action than the model would (in the likelihood)."""
 
     def __init__(self, game: BatchedGame, policy: Any) -> None:
         self.game = game
@@ -199,14 +205,23 @@ class DealSampler:
         return np.asarray(call_agent(self.policy, obs, sub.legal_action_mask, rng), np.int64)
 
     # ----- sampling ----------------------------------------------------------------------------------------------
-    def sample(self, views: list[SeatView], counts: np.ndarray, seeds: np.ndarray) -> Samples:
-        """About ``counts[v]`` deals consistent with ``views[v]`` (at most that many), drawn from ``seeds[v]``."""
+    def sample(self, views: list[SeatView], counts: np.ndarray, seeds: np.ndarray,
+               likelihood: tuple[np.ndarray, np.ndarray] | None = None) -> Samples:
+        """About ``counts[v]`` deals consistent with ``views[v]`` (at most that many), drawn from ``seeds[v]``.
+
+        ``likelihood = (style, random)``, two ``(V, n)`` arrays: seat ``p`` of view ``v`` is modelled as playing judge
+        ``style[v, p]`` (-1: not weighed) except random legal moves with probability ``random[v, p]``; each kept
+        deal's ``logw`` is then the log-likelihood of the other seats' public actions of the :attr:`weighed_kinds` in
+        it: ``random / legal + (1 - random) ((1 - noise) [the judge chose it] + noise / legal)`` per action, with
+        :attr:`likelihood_noise`. Weighting the deals by it leans them towards the hands the seats' actions suggest
+        (a bet from a player who bets strong hands)."""
+        self._lik = likelihood
         counts = np.asarray(counts, np.int64)
         v_count = len(views)
         drawn = np.zeros(v_count, np.int64)
         kept = np.zeros(v_count, np.int64)
         passed = np.zeros(v_count, np.int64)  # decks that reproduced the view (kept or not)
-        states, owners, kept_decks, kept_dealers, kept_actions = [], [], [], [], []
+        states, owners, kept_decks, kept_dealers, kept_actions, kept_logw = [], [], [], [], [], []
         rngs = [np.random.default_rng(int(s)) for s in seeds]
         for _ in range(self.max_rounds):
             need = counts - kept
@@ -228,7 +243,7 @@ class DealSampler:
                 break
             owner_arr = np.concatenate(owner)
             all_decks, all_dealers = np.concatenate(decks), np.concatenate(dealers)
-            state, ok, played, agree, inv_legal = self._replay(views, all_decks, all_dealers, owner_arr, rngs)
+            state, ok, played, agree, inv_legal, logw = self._replay(views, all_decks, all_dealers, owner_arr, rngs)
             if self.judges:
                 self._note_evidence(views, owner_arr, ok, agree, inv_legal)
             # keep at most the deals still needed per view, in drawing order
@@ -246,13 +261,14 @@ class DealSampler:
                 kept_decks.append(all_decks[idx])
                 kept_dealers.append(all_dealers[idx])
                 kept_actions += [played[i, : len(views[owner_arr[i]])].tolist() for i in idx.tolist()]
+                kept_logw.append(logw[idx])
         for v, view in enumerate(views):
             if drawn[v]:
                 view.cache["acceptance"] = max(passed[v] / drawn[v], 0.01)
         if not states:
             return Samples(None, np.zeros(0, np.int64), drawn, kept, passed)
         return Samples(concat_states(states), np.concatenate(owners), drawn, kept, passed, np.concatenate(kept_decks),
-                       np.concatenate(kept_dealers), kept_actions)
+                       np.concatenate(kept_dealers), kept_actions, np.concatenate(kept_logw))
 
     @staticmethod
     def _note_evidence(views: list[SeatView], owner: np.ndarray, ok: np.ndarray, agree: np.ndarray,
@@ -298,6 +314,9 @@ class DealSampler:
         agree = np.full((t_count, max(longest, 1), max(len(self.judges), 1)), np.nan, np.float32)
         inv_legal = np.full((t_count, max(longest, 1)), np.nan, np.float32)
         scored = np.array([int(v.cache.get("scored", 0)) for v in views], np.int64)
+        logw = np.zeros(t_count)
+        lik_style, lik_random = self._likelihood(views)
+        weigh, noise = self._weigh(), float(self.likelihood_noise)
         obs = game.observe(state, seat)
         ok &= (obs == stacked[offsets[owner]]).all(axis=1)
         rng = rngs[0] if rngs else np.random.default_rng(0)
@@ -330,9 +349,42 @@ class DealSampler:
                         guess = np.asarray(call_agent(model, seen, sub.legal_action_mask, rng), np.int64)
                         agree[live[judge], k, j] = guess == act[judge]
                     inv_legal[live[judge], k] = 1.0 / sub.legal_action_mask.sum(axis=1)
+            weighed = np.flatnonzero((who != seat[live]) & (actions[owner[live], k] >= 0)
+                                     & (lik_style[owner[live], who] >= 0) & weigh[act])
+            if weighed.size:
+                sub = state.take(live[weighed])
+                seen = game.observe(sub, who[weighed])
+                count = sub.legal_action_mask.sum(axis=1)
+                style = lik_style[owner[live[weighed]], who[weighed]]
+                rnd = lik_random[owner[live[weighed]], who[weighed]]
+                for j in np.unique(style).tolist():
+                    at = np.flatnonzero(style == j)
+                    guess = np.asarray(call_agent(self.judges[j], seen[at], sub.legal_action_mask[at], rng), np.int64)
+                    hit = np.where(guess == act[weighed[at]], 1.0 - noise, 0.0)
+                    like = rnd[at] / count[at] + (1.0 - rnd[at]) * (hit + noise / count[at])
+                    logw[live[weighed[at]]] += np.where(count[at] > 1, np.log(like), 0.0)
             played[live, k] = act
             game.step(state, act, tables=live)
             obs = game.observe(state.take(live), seat[live]) if live.size < t_count else game.observe(state, seat)
             ok[live] &= (obs == stacked[offsets[owner[live]] + k + 1]).all(axis=1)
         ok &= state.current_player == seat
-        return state, ok, played, agree, inv_legal
+        return state, ok, played, agree, inv_legal, logw
+
+    def _likelihood(self, views: list[SeatView]) -> tuple[np.ndarray, np.ndarray]:
+        """The ``(style, random)`` arrays of the call's likelihood (``style`` all -1 without one)."""
+        n = self.game.num_players
+        lik = getattr(self, "_lik", None)
+        if lik is None:
+            return np.full((len(views), n), -1, np.int64), np.zeros((len(views), n))
+        return np.ascontiguousarray(lik[0], np.int64), np.ascontiguousarray(lik[1], np.float64)
+
+    def _weigh(self) -> np.ndarray:
+        """``(num_actions,) bool``: the actions of the :attr:`weighed_kinds`."""
+        from envs.core.game import action_kind
+
+        cached = self.__dict__.get("_weigh_mask")
+        if cached is None:
+            kinds = set(self.weighed_kinds)
+            cached = np.array([action_kind(name) in kinds for name in self.game.action_names()], bool)
+            self.__dict__["_weigh_mask"] = cached
+        return cached

@@ -208,11 +208,12 @@ def _same_row(row, hist, at):
 
 @numba.njit(cache=True)
 def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offsets, shown, scored, judges, n_judges,
-                   prm, table, num_deals, ok, played, agree, inv_legal):
+                   prm, table, num_deals, lik_style, lik_random, weigh, noise, ok, played, agree, inv_legal, logw):
     """:meth:`DealSampler._replay` in compiled code, table by table: the view's actions (another seat's secret poker
-    selection: the cards it showed, else the policy's choice), the seat's observation checked after every step, and
-    the agreement of the first ``n_judges`` of ``judges`` with the other seats' public actions of the steps from
-    ``scored``."""
+    selection: the cards it showed, else the policy's choice), the seat's observation checked after every step, the
+    agreement of the first ``n_judges`` of ``judges`` with the other seats' public actions of the steps from
+    ``scored``, and the log-likelihood of the other seats' public actions of the kinds ``weigh`` under their models
+    (``lik_style``, ``lik_random``; see :meth:`DealSampler.sample`)."""
     row = np.empty((1, OBSERVATION_SIZE), np.float32)
     viewer = np.empty(1, np.int64)
     select = prm.select
@@ -238,16 +239,25 @@ def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offse
                     viewer[0] = p
                     _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
                     a = decide(row[0], tr.legal_action_mask, prm, table)
-            elif n_judges > 0 and p != me and k >= scored[v]:
-                viewer[0] = p
-                _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
-                for j in range(n_judges):
-                    guess = decide(row[0], tr.legal_action_mask, judges[j], table)
-                    agree[t, k, j] = 1.0 if guess == a else 0.0
-                count = 0
-                for j in range(tr.legal_action_mask.shape[0]):
-                    count += tr.legal_action_mask[j]
-                inv_legal[t, k] = 1.0 / count
+            elif p != me:
+                score = n_judges > 0 and k >= scored[v]
+                like = lik_style[v, p] >= 0 and weigh[a]
+                if score or like:
+                    viewer[0] = p
+                    _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
+                    count = 0
+                    for j in range(tr.legal_action_mask.shape[0]):
+                        count += tr.legal_action_mask[j]
+                    if score:
+                        for j in range(n_judges):
+                            guess = decide(row[0], tr.legal_action_mask, judges[j], table)
+                            agree[t, k, j] = 1.0 if guess == a else 0.0
+                        inv_legal[t, k] = 1.0 / count
+                    if like and count > 1:
+                        guess = decide(row[0], tr.legal_action_mask, judges[lik_style[v, p]], table)
+                        hit = (1.0 - noise) if guess == a else 0.0
+                        rnd = lik_random[v, p]
+                        logw[t] += np.log(rnd / count + (1.0 - rnd) * (hit + noise / count))
             if a < 0 or a >= tr.legal_action_mask.shape[0] or not tr.legal_action_mask[a]:
                 good = False
                 break
@@ -268,7 +278,11 @@ def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offse
 class TripoliSampler(DealSampler):
     """Tripoli deals consistent with a seat view (module docstring). With a compiled policy (one with ``policy`` and
     ``table`` attributes, ``agents/tripoli_rollout.py: TripoliCompiled``) the replay runs in compiled code
-    (:func:`_replay_tables`), with the same result as the generic one."""
+    (:func:`_replay_tables`), with the same result as the generic one. The public actions that say something of a
+    seat's poker hand — the spare-hand choices, bids and bets — are the ones a likelihood weighs
+    (:attr:`weighed_kinds`)."""
+
+    weighed_kinds = ("keep", "swap", "auction", "pass", "bid", "check", "call", "fold", "bet", "raise")
 
     def unsupported(self) -> str | None:
         cfg = self.game.config
@@ -535,15 +549,17 @@ class TripoliSampler(DealSampler):
         offsets = np.concatenate([[0], np.cumsum([h.shape[0] for h in hist])]).astype(np.int64)
         shown = np.stack([self._shown(v) for v in views]).astype(np.uint64)
         ok = np.zeros(t_count, bool)
+        logw = np.zeros(t_count)
+        lik_style, lik_random = self._likelihood(views)
         played = np.full((t_count, longest), -1, np.int64)
         agree = np.full((t_count, longest, max(len(judges), 1)), np.nan, np.float32)
         inv_legal = np.full((t_count, longest), np.nan, np.float32)
         _replay_tables(rec, rules, extra, np.array([views[o].seat for o in owner], np.int64), owner.astype(np.int64),
                        np.array([len(v) for v in views], np.int64), actors, actions, np.concatenate(hist), offsets,
                        shown.reshape(len(views), n), np.array([int(v.cache.get("scored", 0)) for v in views], np.int64),
-                       judges or (prm,), len(judges), prm, table, int(game.config.num_deals), ok, played, agree,
-                       inv_legal)
-        return state, ok, played, agree, inv_legal
+                       judges or (prm,), len(judges), prm, table, int(game.config.num_deals), lik_style, lik_random,
+                       self._weigh(), float(self.likelihood_noise), ok, played, agree, inv_legal, logw)
+        return state, ok, played, agree, inv_legal, logw
 
     def secret_choice(self, state: BatchState, tables: np.ndarray, views: list[SeatView], seats: np.ndarray,
                       rng: np.random.Generator) -> np.ndarray:
