@@ -191,6 +191,19 @@ class DealSampler:
         """Why this game's configuration cannot be sampled (``None``: it can)."""
         return None
 
+    def model(self, view: SeatView) -> Any:
+        """The constraint model of ``view`` (:meth:`_model`), kept in the view's cache until the view grows."""
+        cached = view.cache.get("model")
+        if cached is not None and cached[0] == len(view):
+            return cached[1]
+        model = self._model(view)
+        view.cache["model"] = (len(view), model)
+        return model
+
+    def _model(self, view: SeatView) -> Any:
+        """The game's constraint model of ``view``: where each card the seat has not seen can be."""
+        raise NotImplementedError
+
     def draw(self, view: SeatView, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         """Up to ``count`` stacked decks (``(k, deck_size)``) and first dealers (``(k,)``) drawn from ``view``'s
         constraint model, from ``seed`` alone."""

@@ -153,15 +153,6 @@ class FlipFlopSampler(DealSampler):
             return "sessions of several deals (num_deals > 1 or until_one_left)"
         return None
 
-    def model(self, view: SeatView) -> FlipFlopModel:
-        """The constraint model of ``view`` (kept in its cache until the view grows)."""
-        cached = view.cache.get("flipflop_model")
-        if cached is not None and cached[0] == len(view):
-            return cached[1]
-        model = self._model(view)
-        view.cache["flipflop_model"] = (len(view), model)
-        return model
-
     def _model(self, view: SeatView) -> FlipFlopModel:
         n, me = self.game.num_players, view.seat
         hist = view.observations()

@@ -310,15 +310,6 @@ class TripoliSampler(DealSampler):
             held[p] = ((hand & -hand).bit_length() - 1) % (n + 1)
         return held
 
-    def model(self, view: SeatView) -> TripoliModel:
-        """The constraint model of ``view`` (kept in its cache until the view grows)."""
-        cached = view.cache.get("tripoli_model")
-        if cached is not None and cached[0] == len(view):
-            return cached[1]
-        model = self._model(view)
-        view.cache["tripoli_model"] = (len(view), model)
-        return model
-
     def _model(self, view: SeatView) -> TripoliModel:
         game, cfg = self.game, self.game.config
         n, me = game.num_players, view.seat
