@@ -1,5 +1,5 @@
 """``search``: Monte-Carlo search over determinisations (perfect-information Monte-Carlo), for any game with a
-sampler.
+sampler (Tripoli and Flip Flop; :data:`SAMPLERS`).
 
 At each decision with more than one legal action:
 
