@@ -61,7 +61,8 @@ SIZE_KINDS_KEPT = 6
 
 ROLLOUT = {"tripoli": "longsuit", "triolet": "heuristic", "flipflop": "heuristic"}
 """The rollout policy of each game: its best hand-written bot."""
-SAMPLERS = {"tripoli": "envs.tripoli.sampler:TripoliSampler", "flipflop": "envs.flipflop.sampler:FlipFlopSampler"}
+SAMPLERS = {"tripoli": "envs.tripoli.sampler:TripoliSampler", "flipflop": "envs.flipflop.sampler:FlipFlopSampler",
+            "triolet": "envs.triolet.sampler:TrioletSampler"}
 """The sampler of each game that has one."""
 NOT_SEARCHED = {"tripoli": ("select",)}
 GATED = {"tripoli": ("bet", "raise", "call", "fold", "check")}
