@@ -71,6 +71,9 @@ class _Reader:
         at = self._block(seat) + V.KNOWN
         return _cards(self.obs[at : at + DECK_SIZE])
 
+    def facedown(self, seat: int, slot: int) -> bool:
+        return bool(self.obs[self._block(seat) + V.FACEDOWN + slot] > 0.5)
+
     def hand_count(self, seat: int) -> int:
         return int(round(float(self.obs[self._block(seat) + V.HAND_COUNT])))
 
@@ -282,8 +285,6 @@ class TrioletSampler(DealSampler):
                 elif bin(new_visible).count("1") == 1 and rows[k].hand_count(p) <= rows[k - 1].hand_count(p):
                     if not fix(new_visible, fd(p, slot)):
                         return fail("a turned face-down card is seen elsewhere")
-                elif not new_visible:  # it could not be played: it went into the hand unseen (L13)
-                    sources[p] |= 1 << fd(p, slot)
             elif 0 <= a < PLAY_FACEUP and p != me:  # cards played from the hand
                 rank, more = divmod(a, MAX_COPIES)
                 played = [c for c in _ids(new_visible) if c % 13 == rank]
@@ -291,6 +292,10 @@ class TrioletSampler(DealSampler):
                     for c in played:
                         if not (rows[k - 1].known(p) >> c) & 1 and fixed[c] < 0:
                             domain[c] &= sources[p]
+            for q in range(n):  # a face-down card turned (decided or forced) may have gone into the hand unseen
+                for j in range(HAND_SIZE):
+                    if rows[k - 1].facedown(q, j) and not rows[k].facedown(q, j):
+                        sources[q] |= 1 << fd(q, j)
             for e, drawer, _ in events_at.get(k, []):
                 if drawer >= 0:
                     sources[drawer] |= 1 << (first_event + e)
