@@ -34,7 +34,7 @@ from envs.core.cards import DECK_SIZE
 from envs.core.sampling import DealSampler, place_cards, write_deck
 from envs.seatview import SeatView
 from envs.triolet import observation as V
-from envs.triolet.actions import HAND_SIZE, MAX_COPIES, PICK_UP, PLAY_FACEDOWN, PLAY_FACEUP, SWAP
+from envs.triolet.actions import HAND_SIZE, MAX_COPIES, PICK_UP, PLAY_FACEDOWN, PLAY_FACEUP, PLAYABLE, SWAP
 
 _DEALT = 9
 """Cards dealt to each seat (L3)."""
@@ -285,13 +285,23 @@ class TrioletSampler(DealSampler):
                 elif bin(new_visible).count("1") == 1 and rows[k].hand_count(p) <= rows[k - 1].hand_count(p):
                     if not fix(new_visible, fd(p, slot)):
                         return fail("a turned face-down card is seen elsewhere")
-            elif 0 <= a < PLAY_FACEUP and p != me:  # cards played from the hand
+            elif 0 <= a < PLAY_FACEUP:  # cards played from the hand
                 rank, more = divmod(a, MAX_COPIES)
                 played = [c for c in _ids(new_visible) if c % 13 == rank]
-                if len(played) == more + 1:  # the cards of this play alone (no forced play of that rank after it)
+                if len(played) == more + 1 and p != me:  # this play's cards alone (no forced play of that rank)
                     for c in played:
                         if not (rows[k - 1].known(p) >> c) & 1 and fixed[c] < 0:
                             domain[c] &= sources[p]
+                burned = _cards(hist[k][V.BURNED : V.BURNED + DECK_SIZE]) & ~_cards(
+                    hist[k - 1][V.BURNED : V.BURNED + DECK_SIZE])
+                q = (p - 1) % n  # the next player (L5): taking the pile with these cards on top, it could play nothing
+                took = rows[k].known(q) & ~rows[k - 1].known(q)
+                if (played and not burned and q != me and rows[k - 1].hand_count(q) > 0
+                        and any((took >> c) & 1 for c in played)):
+                    seen = rows[k].visible() | rows[k].hand()
+                    for c in range(DECK_SIZE):
+                        if PLAYABLE[rank + 1, c % 13] and not (seen >> c) & 1 and fixed[c] != -2:
+                            domain[c] &= ~sources[q]
             for q in range(n):  # a face-down card turned (decided or forced) may have gone into the hand unseen
                 for j in range(HAND_SIZE):
                     if rows[k - 1].facedown(q, j) and not rows[k].facedown(q, j):
