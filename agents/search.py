@@ -65,6 +65,8 @@ SAMPLERS = {"tripoli": "envs.tripoli.sampler:TripoliSampler", "flipflop": "envs.
             "triolet": "envs.triolet.sampler:TrioletSampler"}
 """The sampler of each game that has one."""
 NOT_SEARCHED = {"tripoli": ("select",)}
+"""Action kinds each game leaves to the rollout bot: Tripoli's poker selection (T12), whose search lost about 12
+chips a deal against random players and gained about 1 against longsuit (300 duplicate deals each)."""
 GATED = {"tripoli": ("bet", "raise", "call", "fold", "check")}
 """Action kinds each game searches only when the other seats look random (their mean posterior probability of
 random play at least :data:`GATE_RANDOM`): Tripoli's betting, where sampling the other hands regardless of their
@@ -74,13 +76,11 @@ random players. The gate keeps most of the first and gives up most of the second
 fell from about +13 to +2.4, the aggressive field's rose from +0.6 to +2.9)."""
 GATE_RANDOM = 0.35
 OVERSAMPLE = 2
+"""Deals drawn per deal played when the draws are weighed by the other seats' likelihood (``infer``)."""
 SWITCH_Z = 1.0
 """The search leaves the rollout policy's choice only for a candidate whose mean gain over it, paired over the same
 sampled deals, is more than this many standard errors: among several candidates with close means the largest is
 often the luckiest (measured: searching Flip Flop's discards without it lost 0.15 stakes a deal to the heuristic)."""
-"""Deals drawn per deal played when the draws are weighed by the other seats' likelihood."""
-"""Action kinds each game leaves to the rollout bot: Tripoli's poker selection (T12), whose search lost about 12
-chips a deal against random players and gained about 1 against longsuit (300 duplicate deals each)."""
 
 
 class BudgetError(ValueError):
@@ -146,11 +146,12 @@ class SearchAgent(AgentBase):
         seat plays the rollout policy."""
         self.sampler.judges = tuple(t for t in self.types if t is not None)
         self.infer = infer
+        """Weigh the sampled deals by the likelihood of the other seats' public actions under their models (see
+        :meth:`_round`); off by default: it made Tripoli's betting search better against players who bet their
+        strong hands (+1.7 chips a deal) but worse against random players, whose models are uncertain early in a
+        deal, and did not help in Flip Flop."""
         if infer and not self.types:  # the other seats are taken to play the rollout policy
             self.sampler.judges = (self.rollout_policy,)
-        """Weigh the sampled deals by the likelihood of the other seats' bets and bids under their models (see
-        :meth:`_round`); off by default: it made the betting search better against players who bet their strong
-        hands (+1.7 chips a deal) but worse against random players, whose models are uncertain early in a deal."""
         self.own_style = next((i for i, t in enumerate(self.types) if t is not None and t.style == ROLLOUT[game.name]),
                               0)
         """The index in :attr:`types` of the rollout policy: the searching seat's own play in the rollouts."""
