@@ -1,5 +1,5 @@
 """``search``: Monte-Carlo search over determinisations (perfect-information Monte-Carlo), for any game with a
-sampler.
+sampler (Tripoli and Flip Flop; :data:`SAMPLERS`).
 
 At each decision with more than one legal action:
 
@@ -10,9 +10,9 @@ At each decision with more than one legal action:
    and then the rest of the deal with the rollout policy at the seat's own place (the game's best hand-written bot;
    compiled for Tripoli, :mod:`agents.tripoli_rollout`) and each other seat's *model* at theirs. All samples ×
    candidates of all the tables of a call are one batch.
-3. **Choose** the candidate with the highest mean result: the seat's chips won from now to the end of the deal
-   (its reward for Le triolet), over the same sampled deals for every candidate. Ties go to the rollout policy's own
-   choice.
+3. **Choose** the candidate with the highest mean result — the seat's chips (stakes in Flip Flop) won from now to the
+   end of the deal, over the same sampled deals for every candidate — if it beats the rollout policy's own choice by
+   more than :data:`SWITCH_Z` standard errors of the paired difference; else the policy's choice.
 
 **The other seats' models** (where the game's bots are compiled: Tripoli). Each other seat is taken to play one of
 the zoo's styles or random moves; the sampler's replays measure how often each style, in that seat's place in a
@@ -61,9 +61,12 @@ SIZE_KINDS_KEPT = 6
 
 ROLLOUT = {"tripoli": "longsuit", "triolet": "heuristic", "flipflop": "heuristic"}
 """The rollout policy of each game: its best hand-written bot."""
-SAMPLERS = {"tripoli": "envs.tripoli.sampler:TripoliSampler", "flipflop": "envs.flipflop.sampler:FlipFlopSampler"}
+SAMPLERS = {"tripoli": "envs.tripoli.sampler:TripoliSampler", "flipflop": "envs.flipflop.sampler:FlipFlopSampler",
+            "triolet": "envs.triolet.sampler:TrioletSampler"}
 """The sampler of each game that has one."""
 NOT_SEARCHED = {"tripoli": ("select",)}
+"""Action kinds each game leaves to the rollout bot: Tripoli's poker selection (T12), whose search lost about 12
+chips a deal against random players and gained about 1 against longsuit (300 duplicate deals each)."""
 GATED = {"tripoli": ("bet", "raise", "call", "fold", "check")}
 """Action kinds each game searches only when the other seats look random (their mean posterior probability of
 random play at least :data:`GATE_RANDOM`): Tripoli's betting, where sampling the other hands regardless of their
@@ -73,9 +76,11 @@ random players. The gate keeps most of the first and gives up most of the second
 fell from about +13 to +2.4, the aggressive field's rose from +0.6 to +2.9)."""
 GATE_RANDOM = 0.35
 OVERSAMPLE = 2
-"""Deals drawn per deal played when the draws are weighed by the other seats' likelihood."""
-"""Action kinds each game leaves to the rollout bot: Tripoli's poker selection (T12), whose search lost about 12
-chips a deal against random players and gained about 1 against longsuit (300 duplicate deals each)."""
+"""Deals drawn per deal played when the draws are weighed by the other seats' likelihood (``infer``)."""
+SWITCH_Z = 1.0
+"""The search leaves the rollout policy's choice only for a candidate whose mean gain over it, paired over the same
+sampled deals, is more than this many standard errors: among several candidates with close means the largest is
+often the luckiest (measured: searching Flip Flop's discards without it lost 0.15 stakes a deal to the heuristic)."""
 
 
 class BudgetError(ValueError):
@@ -140,10 +145,13 @@ class SearchAgent(AgentBase):
         player); each seat's model in a rollout is drawn from its posterior (:func:`type_posterior`). Empty: every
         seat plays the rollout policy."""
         self.sampler.judges = tuple(t for t in self.types if t is not None)
-        self.infer = infer and bool(self.types)
-        """Weigh the sampled deals by the likelihood of the other seats' bets and bids under their models (see
-        :meth:`_round`); off by default: it made the betting search better against players who bet their strong
-        hands (+1.7 chips a deal) but worse against random players, whose models are uncertain early in a deal."""
+        self.infer = infer
+        """Weigh the sampled deals by the likelihood of the other seats' public actions under their models (see
+        :meth:`_round`); off by default: it made Tripoli's betting search better against players who bet their
+        strong hands (+1.7 chips a deal) but worse against random players, whose models are uncertain early in a
+        deal, and did not help in Flip Flop."""
+        if infer and not self.types:  # the other seats are taken to play the rollout policy
+            self.sampler.judges = (self.rollout_policy,)
         self.own_style = next((i for i, t in enumerate(self.types) if t is not None and t.style == ROLLOUT[game.name]),
                               0)
         """The index in :attr:`types` of the rollout policy: the searching seat's own play in the rollouts."""
@@ -209,6 +217,8 @@ class SearchAgent(AgentBase):
             return out
         cands = [self.candidates(mask[r], int(choice[r])) for r in rows.tolist()]
         sums = [np.zeros(len(c)) for c in cands]
+        squares = [np.zeros(len(c)) for c in cands]  # of each candidate's difference from the policy's choice
+        own = [c.index(int(choice[r])) for c, r in zip(cands, rows.tolist(), strict=True)]
         counts = np.zeros(rows.size, np.int64)
         round_no = 0
         while True:
@@ -217,7 +227,7 @@ class SearchAgent(AgentBase):
             else:
                 worlds = np.full(rows.size, ROUND_WORLDS, np.int64)
             round_seeds = seeds[rows] + round_no
-            self._round(rows, views, mask, cands, worlds, round_seeds, sums, counts)
+            self._round(rows, views, mask, cands, worlds, round_seeds, sums, counts, squares, own)
             round_no += 1
             if self.playouts is not None or time.perf_counter() - t0 >= self.ms / 1000 * rows.size:
                 break
@@ -226,10 +236,12 @@ class SearchAgent(AgentBase):
                 self.stats["fallbacks"] += 1
                 continue
             self.stats["searched"] += 1
-            means = sums[i] / counts[i]
-            best = np.flatnonzero(means >= means.max() - 1e-9)
-            picks = [cands[i][j] for j in best]
-            out[r] = choice[r] if choice[r] in picks else picks[0]
+            k = counts[i]
+            gain = (sums[i] - sums[i][own[i]]) / k  # mean difference from the policy's choice, paired by deal
+            spread = np.sqrt(np.maximum(squares[i] / k - gain**2, 0.0) / max(k - 1, 1))
+            best = int(np.argmax(gain))
+            if gain[best] > max(SWITCH_Z * spread[best], 1e-9):
+                out[r] = cands[i][best]
         self._clock(t0, c0)
         return out
 
@@ -238,9 +250,11 @@ class SearchAgent(AgentBase):
         self.stats["cpu_seconds"] += time.process_time() - c0
 
     def _round(self, rows: np.ndarray, views: list[SeatView], mask: np.ndarray, cands: list[list[int]],
-               worlds: np.ndarray, seeds: np.ndarray, sums: list[np.ndarray], counts: np.ndarray) -> None:
+               worlds: np.ndarray, seeds: np.ndarray, sums: list[np.ndarray], counts: np.ndarray,
+               squares: list[np.ndarray], own: list[int]) -> None:
         """One round: sample ``worlds[i]`` deals for row ``rows[i]``, play every candidate in each, add the results to
-        ``sums[i]`` (per candidate) and the deals played to ``counts[i]``.
+        ``sums[i]`` (per candidate), the squared differences from candidate ``own[i]`` (the policy's choice) in the
+        same deal to ``squares[i]`` and the deals played to ``counts[i]``.
 
         With :attr:`infer`, :data:`OVERSAMPLE` times as many deals are drawn, each weighed by the likelihood of the
         other seats' betting under their most likely model (:meth:`DealSampler.sample`), and ``worlds[i]`` of them are
@@ -253,8 +267,10 @@ class SearchAgent(AgentBase):
         if self.types:
             post = np.stack([type_posterior(v, n, len(self.types)) for v in row_views])  # (rows, n, types)
             self.stats["random_share"] += float(post[:, :, -1].sum() / max(n - 1, 1))
-        if self.infer:
+        if self.infer and self.types:
             likelihood = (np.argmax(post[:, :, :-1], axis=2), post[:, :, -1].copy())
+        elif self.infer:
+            likelihood = (np.zeros((rows.size, n), np.int64), np.zeros((rows.size, n)))
         want = worlds * (OVERSAMPLE if self.infer else 1)
         samples = self.sampler.sample(row_views, want, seeds, likelihood=likelihood)
         self.stats["drawn"] += int(samples.drawn.sum())
@@ -271,7 +287,6 @@ class SearchAgent(AgentBase):
         if not table_world.size:
             return
         actions = np.concatenate([cands[o] for o in owner[world].tolist()])
-        which = np.concatenate([np.arange(k) for k in n_cand])
         clones = state.take(table_world)
         seat = np.array([row_views[o].seat for o in owner[table_world].tolist()], np.int64)
         seat_style = None
@@ -284,8 +299,12 @@ class SearchAgent(AgentBase):
             seat_style = np.repeat(per_world, n_cand, axis=0)
         values = self.playout(clones, np.asarray(actions, np.int64), seat, int(seeds[0]), seat_style)
         self.stats["playouts"] += len(values)
-        for o, j, v in zip(owner[table_world].tolist(), which.tolist(), values.tolist(), strict=True):
-            sums[o][j] += v
+        start = 0
+        for o, k in zip(owner[world].tolist(), n_cand.tolist(), strict=True):
+            vals = values[start:start + k]
+            sums[o] += vals
+            squares[o] += (vals - vals[own[o]]) ** 2
+            start += k
         counts += np.bincount(owner[world], minlength=rows.size)
 
     @staticmethod

@@ -1,10 +1,11 @@
 """How long the search player takes per decision, at one table and per table at a batch of tables.
 
-    python -m benchmarks.search [--game tripoli] [--players 4] [--agent search] [--deals 8] [--batch 64]
+    python -m benchmarks.search [--games tripoli,flipflop] [--players 4] [--agent search] [--deals 8] [--batch 64]
                                 [--out FILE.json] [--commit]
 
-The search player (``--agent``, a ``search`` spec: ``search``, ``search:500``, ``search:50ms``) sits at seat 0, the
-game's best hand-written bot at the others (longsuit in Tripoli, the heuristic elsewhere). **One table**: ``--deals``
+For each game with a sampler (default: all of them), the search player (``--agent``, a ``search`` spec: ``search``,
+``search:500``, ``search:50ms``) sits at seat 0, the game's best hand-written bot at the others (longsuit in Tripoli,
+the heuristic elsewhere). **One table**: ``--deals``
 episodes played one table at a time (every call of the agent answers one decision). **Batch**: ``--batch`` tables
 played at once (each call answers the decisions of every table where seat 0 is to act). Times are measured inside the
 agent's ``act`` — wall-clock and CPU (``time.process_time``, this process) — and divided by the decisions it
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import time
 from pathlib import Path
@@ -24,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.registry import make_agent
-from agents.search import ROLLOUT
+from agents.search import ROLLOUT, SAMPLERS
 from benchmarks import results_dir
 from envs.registry import make_game
 from training.evaluate import group_seeds, play_tables
@@ -56,7 +58,8 @@ def measure(game, spec: str, tables: int, rounds: int, seed: int) -> dict:
 
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", default="tripoli")
+    ap.add_argument("--games", default=",".join(SAMPLERS), help="games, comma-separated (default: every game with a "
+                                                                "sampler)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--agent", default="search", help="the search spec (default search, i.e. search:200)")
     ap.add_argument("--deals", type=int, default=8, help="episodes played one table at a time (default 8)")
@@ -67,22 +70,24 @@ def main(argv: list[str] | None = None) -> dict:
                          "benchmarks/results/)")
     ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
     args = ap.parse_args(argv)
-    game = make_game(args.game, num_players=args.players)
-    measure(game, args.agent, 1, 1, args.seed + 10_000)  # compile and warm up
-    one = measure(game, args.agent, 1, args.deals, args.seed)
-    batch = measure(game, args.agent, args.batch, 1, args.seed + 1)
+    rows = []
+    for name in args.games.split(","):
+        game = make_game(name, num_players=args.players)
+        measure(game, args.agent, 1, 1, args.seed + 10_000)  # compile and warm up
+        one = measure(game, args.agent, 1, args.deals, args.seed)
+        batch = measure(game, args.agent, args.batch, 1, args.seed + 1)
+        rows.append({"game": name, "num_players": args.players, "agent": args.agent, "rollout": ROLLOUT[name],
+                     "one_table": one, "batch": batch})
+        for label, row in (("one table", one), (f"{args.batch} tables at once", batch)):
+            print(f"{name} {args.players}p {args.agent}, {label}: {row['ms_per_decision_wall']} ms wall, "
+                  f"{row['ms_per_decision_cpu']} ms CPU per searched decision ({row['searched']} decisions, "
+                  f"{row['playouts_per_decision']} playouts, {row['deals_kept_per_decision']} deals each, "
+                  f"acceptance {row['acceptance']})", flush=True)
     report = {
-        "game": args.game, "num_players": args.players, "agent": args.agent, "rollout": ROLLOUT[args.game],
-        "machine": {"cpu_count": __import__("os").cpu_count(), "platform": platform.platform(),
-                    "python": platform.python_version()},
-        "one_table": one, "batch": batch,
+        "machine": {"cpu_count": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
         "note": "ms per searched decision (more than one legal action), measured inside act",
+        "results": rows,
     }
-    for label, row in (("one table", one), (f"{args.batch} tables at once", batch)):
-        print(f"{args.game} {args.players}p {args.agent}, {label}: {row['ms_per_decision_wall']} ms wall, "
-              f"{row['ms_per_decision_cpu']} ms CPU per searched decision ({row['searched']} decisions, "
-              f"{row['playouts_per_decision']} playouts, {row['deals_kept_per_decision']} deals each, acceptance "
-              f"{row['acceptance']})")
     out = args.out or results_dir(args.commit) / "search.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")

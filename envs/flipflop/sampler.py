@@ -145,7 +145,10 @@ def _draw(fixed, domain, sizes, full, slot_of_position, count, seed, decks):
 
 
 class FlipFlopSampler(DealSampler):
-    """Flip Flop deals consistent with a seat view (module docstring)."""
+    """Flip Flop deals consistent with a seat view (module docstring). Every public action says something of the
+    hand it was played from (a likelihood weighs them all, :attr:`weighed_kinds`)."""
+
+    weighed_kinds = ("drop", "draw stock", "draw discard", "discard", "lay run", "lay set", "lay off")
 
     def unsupported(self) -> str | None:
         cfg = self.game.config

@@ -1,0 +1,172 @@
+"""The search player at Le triolet: the sampler against real deals (the seat's observation and the public history
+kept, the real deal inside the constraint model), the same decision from the same view, legal play (docs/agents.md)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import numpy as np
+import pytest
+
+from agents.registry import make_agent
+from agents.search import SearchAgent
+from envs.aec import CardGymEnv
+from envs.core.game import BatchState
+from envs.gamelog import GameRecorder
+from envs.registry import make_game
+from envs.seatview import SeatView
+from envs.triolet import observation as V
+from envs.triolet.sampler import TrioletSampler
+from training.evaluate import evaluate
+
+GAME = make_game("triolet", 4)
+POLICY = make_agent("heuristic", GAME)
+SEAT_PLANES = (V.FACEUP, V.KNOWN)
+
+
+@dataclasses.dataclass
+class Point:
+    state: BatchState
+    view: SeatView
+    obs: np.ndarray
+    mask: np.ndarray
+    actions: list[int]
+    lines: list[dict]
+
+
+def decisions(deck: np.ndarray, dealer: int, game=GAME, seat: int = 0):
+    """Play a stacked deal with the heuristic at every seat; yield each decision of ``seat`` with a choice."""
+    policy = POLICY if game is GAME else make_agent("heuristic", game)
+    env = CardGymEnv(game, seat_views=True)
+    env.recorder = GameRecorder(None)
+    env.reset(options={"deck": deck.tolist(), "dealer": dealer})
+    actions: list[int] = []
+    rng = np.random.default_rng(0)
+    while not bool(env.state_.done[0]):
+        s = int(env.state_.current_player[0])
+        obs = env.observe(env.possible_agents[s])["observation"][None]
+        mask = env.state_.legal_action_mask[:1].copy()
+        if s == seat and mask.sum() > 1:
+            yield Point(env.state_.copy(), copy.deepcopy(env.seat_view(env.possible_agents[s])), obs, mask,
+                        list(actions), copy.deepcopy(env.recorder.lines))
+        a = int(policy.act(obs, mask, rng)[0])
+        actions.append(a)
+        env.step(a)
+
+
+def replay(deck: np.ndarray, dealer: int, actions: list[int], game=GAME) -> CardGymEnv | None:
+    env = CardGymEnv(game, seat_views=True)
+    env.recorder = GameRecorder(None)
+    env.reset(options={"deck": deck.tolist(), "dealer": dealer})
+    for a in actions:
+        if bool(env.state_.done[0]) or not env.state_.legal_action_mask[0, a]:
+            return None
+        env.step(a)
+    return env
+
+
+def same_view(a: SeatView, b: SeatView) -> bool:
+    return a.actors == b.actors and a.actions == b.actions and np.array_equal(a.observations(), b.observations())
+
+
+def seen_cards(view: SeatView) -> set[int]:
+    """Every card that appeared in any card plane of any of the seat's observations."""
+    hist = view.observations()
+    planes = [hist[:, V.OWN_HAND : V.OWN_HAND + 52], hist[:, V.PILE : V.PILE + 52], hist[:, V.BURNED : V.BURNED + 52]]
+    for j in range(GAME.num_players):
+        for at in SEAT_PLANES:
+            lo = V.SEATS + V.SEAT_SIZE * j + at
+            planes.append(hist[:, lo : lo + 52])
+    return set(np.flatnonzero(np.concatenate(planes).any(axis=0)).tolist())
+
+
+def public_steps(lines: list[dict], steps: int) -> list[tuple]:
+    lines = [line for line in lines if line["type"] == "step"][:steps]
+    return [(line["seat"], line["name"], line["events"], line["rewards"]) for line in lines]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_deals_equal_from_the_seat_give_the_same_decision(seed: int) -> None:
+    deck, dealer = np.random.default_rng(seed).permutation(GAME.deck_ids()), seed % 4
+    checked = 0
+    for point in decisions(deck, dealer):
+        if checked >= 3:
+            break
+        unseen = sorted(set(GAME.deck_ids().tolist()) - seen_cards(point.view))
+        rng = np.random.default_rng(seed)
+        twin = None
+        for _ in range(100):
+            c1, c2 = rng.choice(unseen, 2, replace=False)
+            other = deck.copy()
+            i, j = int(np.flatnonzero(deck == c1)[0]), int(np.flatnonzero(deck == c2)[0])
+            other[i], other[j] = c2, c1
+            env = replay(other, dealer, point.actions)
+            if env is not None and same_view(point.view, env.seat_view("player_0")) \
+                    and not np.array_equal(env.state_.hand1, point.state.hand1):
+                twin = env
+                break
+        if twin is None:
+            continue
+        a1, a2 = SearchAgent(GAME, playouts=40), SearchAgent(GAME, playouts=40)
+        d1 = a1.act(point.obs, point.mask, np.random.default_rng(3), views=[point.view])
+        d2 = a2.act(point.obs, point.mask, np.random.default_rng(3), views=[twin.seat_view("player_0")])
+        assert d1.tolist() == d2.tolist() and a1.stats["searched"] == 1
+        assert a1.stats["kept"] == a2.stats["kept"] and a1.stats["playouts"] == a2.stats["playouts"]
+        checked += 1
+    assert checked >= 2
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_every_sampled_deal_shows_the_seat_what_it_saw(seed: int) -> None:
+    deck, dealer = np.random.default_rng(seed).permutation(GAME.deck_ids()), seed % 4
+    sampler = TrioletSampler(GAME, POLICY)
+    differs = 0
+    for point in list(decisions(deck, dealer))[:12]:
+        samples = sampler.sample([point.view], np.array([8]), np.array([seed]))
+        if samples.state is None:  # no deal reproduced the view (late in a game): the search falls back
+            continue
+        got = GAME.observe(samples.state, np.zeros(samples.state.batch_size, np.int64))
+        assert (got == point.obs).all() and (samples.state.legal_action_mask == point.mask).all()
+        assert (samples.state.hand1[:, 0] == point.state.hand1[0, 0]).all()
+        differs += int((samples.state.hand1[:, 1:] != point.state.hand1[0, 1:]).any()
+                       or (samples.state.facedown != point.state.facedown[0]).any())
+        real = public_steps(point.lines, len(point.actions))
+        for deck_s, dealer_s, acts in zip(samples.decks[:3], samples.dealers[:3], samples.actions[:3], strict=False):
+            again = replay(deck_s, int(dealer_s), acts)
+            assert again is not None and same_view(point.view, again.seat_view("player_0"))
+            assert public_steps(again.recorder.lines, len(acts)) == real
+    assert differs > 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_the_real_deal_always_fits_the_constraint_model(n: int) -> None:
+    game = make_game("triolet", n)
+    sampler = TrioletSampler(game, make_agent("heuristic", game))
+    for seed in range(5):
+        deck, dealer = np.random.default_rng(50 + seed).permutation(game.deck_ids()), seed % n
+        for seat in (0, 1):
+            for point in decisions(deck, dealer, game=game, seat=seat):
+                model = sampler.model(point.view)
+                assert model.error is None
+                slot = np.full(52, -2, np.int64)
+                slot[deck] = model.slot_of_position
+                known = model.fixed >= 0
+                assert (model.fixed[known] == slot[known]).all()
+                dealt = slot >= 0
+                assert ((model.domain[dealt] >> slot[dealt]) & 1).all()
+                for place, card, smaller, gone in model.places:
+                    assert sum(1 for c in range(card) if slot[c] == place and not (gone >> c) & 1) == smaller
+                _, ok, *_ = sampler._replay([point.view], deck[None], np.array([dealer]), np.zeros(1, np.int64),
+                                            [np.random.default_rng(0)])
+                assert ok[0]
+
+
+def test_search_plays_triolet_legally() -> None:
+    result = evaluate(GAME, [make_agent("search:16", GAME)] + [make_agent("heuristic", GAME)] * 3, deals=4,
+                      batch_size=4)
+    assert result.decisions > 0
+    two_decks = make_game("triolet", 6)
+    agent = make_agent("search:8", two_decks)
+    assert agent.why_not is not None  # two decks are not sampled: the heuristic plays
+    evaluate(two_decks, [agent] + [make_agent("heuristic", two_decks)] * 5, deals=6, batch_size=6)
