@@ -1,0 +1,121 @@
+"""How strong an agent is: its advantage over the game's best hand-written bot in every field it may meet.
+
+    python -m benchmarks.strength [--games tripoli,triolet,flipflop] [--agents search search:800] [--deals 800]
+                                  [--seed 11] [--players 4] [--commit]
+
+For each game and agent spec (default ``search``), the agent sits at one seat of tables whose other seats are
+``players - 1`` copies of one *field*, and the game's best hand-written bot (:data:`agents.search.ROLLOUT`: longsuit
+in Tripoli, the heuristic elsewhere, by their leagues) plays the same seats of the same duplicate deals
+(:class:`training.evaluate.FieldEvaluator`). The fields are every opponent the agent may meet: random, every bot of
+the game's zoo, and the held-out styles no agent of the project is built or trained against
+(:mod:`agents.heldout`). Each field's advantage comes with its 95% interval, paired over the deal groups; the mean
+over the fields with the interval of independent fields. Budgets are in deals and the agent's own budget (playouts,
+for ``search``), so the numbers do not depend on the machine's load; the CPU time per searched decision is reported
+beside them (a search agent's ``stats``).
+
+Written to ``strength.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``); a game already in the
+file and not run again keeps its entry. docs/agents.md quotes the committed file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import time
+from typing import Any
+
+from agents.heldout import heldout_specs
+from agents.registry import make_agent
+from agents.search import ROLLOUT
+from agents.zoo import bot_names
+from benchmarks import results_dir, write_result
+from envs.core.agent import agent_label
+from envs.registry import GAMES, env_version, make_game
+from training.cli import OneLineParser
+from training.cli_args import count, seed32_int
+from training.evaluate import UNITS, FieldEvaluator, fields_table
+from training.limits import MAX_DEALS
+
+DEFAULT_DEALS = 800
+"""Deals per field and side (rounded up to whole deal groups): 200 groups at 4 players."""
+DEFAULT_SEED = 11
+"""Seed of the deal groups."""
+
+
+def fields_of(game: str) -> dict[str, str]:
+    """Every field of ``game``: name → agent spec, random first, then the zoo's bots, then the held-out styles."""
+    return {"random": "random", **{name: name for name in bot_names(game)}, **heldout_specs(game)}
+
+
+def measure(game_name: str, spec: str, deals: int, seed: int, players: int) -> dict[str, Any]:
+    """The advantage of ``spec`` over the game's best bot in every field of :func:`fields_of`, with its costs."""
+    game = make_game(game_name, num_players=players)
+    reference = ROLLOUT[game_name]
+    evaluator = FieldEvaluator(game, make_agent(reference, game), deals, seed, reference_name=reference)
+    rows, searched, cpu_seconds, label = [], 0, 0.0, ""
+    start = time.perf_counter()
+    for field, field_spec in fields_of(game_name).items():
+        agent = make_agent(spec, game)
+        label = agent_label(agent)
+        row, _ = evaluator.field(agent, field, make_agent(field_spec, game), spec)
+        rows.append(row)
+        stats = getattr(agent, "stats", {})
+        searched += stats.get("searched", 0)
+        cpu_seconds += stats.get("cpu_seconds", 0.0)
+        print(f"  {game_name} {spec} vs {reference}, field {field}: {row.advantage:+.3f} ± {row.ci95:.3f}", flush=True)
+    mean = sum(r.advantage for r in rows) / len(rows)
+    half = math.sqrt(sum(r.ci95 ** 2 for r in rows)) / len(rows)
+    print(fields_table(rows, UNITS[game_name], candidate=spec, reference=reference))
+    return {
+        "agent": label, "reference": agent_label(make_agent(reference, game)), "env": env_version(game_name),
+        "unit": UNITS[game_name], "deals_per_field": rows[0].deals, "seed": seed, "players": players,
+        "mean_advantage": round(mean, 4), "mean_ci95": round(half, 4),
+        "lowest": min(rows, key=lambda r: r.advantage).field,
+        "above_zero": sum(r.advantage > 0 for r in rows), "beats": sum(r.beats for r in rows),
+        "fields": {r.field: {"advantage": round(r.advantage, 4), "ci95": round(r.ci95, 4), "agent": r.label,
+                             "agent_mean": round(r.candidate, 4), "reference_mean": round(r.reference, 4)}
+                   for r in rows},
+        "ms_cpu_per_searched_decision": round(1e3 * cpu_seconds / searched, 2) if searched else None,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = OneLineParser(prog="python -m benchmarks.strength", description=__doc__,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
+    ap.add_argument("--agents", nargs="+", default=["search"], metavar="SPEC", help="agent specs (default: search)")
+    ap.add_argument("--deals", type=count(MAX_DEALS), default=DEFAULT_DEALS,
+                    help=f"deals per field and side (default {DEFAULT_DEALS:,})")
+    ap.add_argument("--seed", type=seed32_int, default=DEFAULT_SEED, help=f"deal seed (default {DEFAULT_SEED})")
+    ap.add_argument("--players", type=count(8, 2), default=4, help="table size (default 4)")
+    ap.add_argument("--commit", action="store_true", help="write to benchmarks/results/ (the quoted numbers)")
+    args = ap.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown or not games:
+        ap.error(f"unknown game {unknown[0] if unknown else args.games!r}; known games: {', '.join(GAMES)}")
+    for game_name in games:
+        try:
+            game = make_game(game_name, num_players=args.players)
+        except ValueError as err:
+            ap.error(f"--players {args.players} for {game_name}: {err}")
+        for spec in args.agents:
+            try:
+                make_agent(spec, game)
+            except ValueError as err:
+                ap.error(f"--agents {spec} for {game_name}: {err}")
+    path = results_dir(args.commit) / "strength.json"
+    result = json.loads(path.read_text()) if path.is_file() else {}
+    result.update({"machine": platform.machine(), "python": platform.python_version()})
+    for game_name in games:
+        result.setdefault("games", {})[game_name] = {
+            spec: measure(game_name, spec, args.deals, args.seed, args.players) for spec in args.agents}
+    write_result(result, path)
+    return result
+
+
+if __name__ == "__main__":
+    main()
