@@ -143,7 +143,9 @@ def check_metadata(meta: dict[str, Any], game: BatchedGame, path: str | Path) ->
     if meta["game"] != want["game"]:
         raise ModelFileError(f"{where(path)} was trained for {meta['game']!r}, not {want['game']!r}")
     if meta["env_version"] != want["env_version"]:
-        raise ModelFileError(f"{where(path)} was trained for {meta['env_version']}, this cardgym plays "
+        version = meta["env_version"]
+        shown = version if isinstance(version, str) and version.isprintable() else short(version)
+        raise ModelFileError(f"{where(path)} was trained for {shown}, this cardgym plays "
                              f"{want['env_version']} (its rules, observation or actions differ: train the model again)")
     for key, what in (("observation_size", "observation size"), ("num_actions", "action count")):
         if meta[key] != want[key]:

@@ -440,6 +440,15 @@ def test_any_edit_of_the_metadata_gives_a_model_or_one_line(trained, tmp_path, s
         assert np.isfinite(PPOAgent(GAME, policy=model.policy).logits(observations(2))).all()
 
 
+@pytest.mark.parametrize("version", ["\n", "tripoli_v1\nmore", "\x1b[2J", 5, None])
+def test_an_odd_env_version_is_refused_in_one_line(trained, tmp_path, version) -> None:
+    """A version that is not a printable string is shown by its repr: the refusal stays one line."""
+    broken = broken_copy(trained[1], tmp_path / "edited.zip", edit_meta(set_in("env_version", version)))
+    with pytest.raises(ModelFileError) as e:
+        load_model(broken, GAME, new_env())
+    assert "\n" not in str(e.value) and "\x1b" not in str(e.value) and repr(version)[:8] in str(e.value)
+
+
 @settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cut=st.floats(0, 1, exclude_max=True), flip=st.integers(0, 2**31), xor=st.integers(1, 255),
        how=st.sampled_from(["truncate", "flip"]))
