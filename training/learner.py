@@ -88,6 +88,12 @@ class LearnerConfig:
     out: str = ""
     """Folder for ``model.zip``; ``""``: save nothing."""
 
+    def __post_init__(self) -> None:
+        if self.tables < 1 or self.rollout_steps < 1 or self.minibatch_size < 2 or self.epochs < 1:
+            raise ValueError("tables, rollout_steps and epochs must be at least 1, minibatch_size at least 2")
+        if self.magnet_every and not self.magnet:
+            raise ValueError("magnet_every replaces a magnet: give the first one (magnet=...)")
+
 
 def reference(cfg: LearnerConfig, game: Any) -> Magnet | None:
     """The first magnet of ``cfg``."""
@@ -99,14 +105,15 @@ def learn(cfg: LearnerConfig) -> dict[str, Any]:
     (:class:`~training.stopwatch.Stopwatch` sections), the curve (one point per update) and the model's path."""
     th.set_num_threads(cfg.threads)
     wall0, cpu0 = time.perf_counter(), time.process_time()
-    game = make_game(cfg.game, num_players=cfg.players)
-    policy = new_policy(game, cfg.features_dim, tuple(cfg.net_arch), cfg.seed)
-    opponents = [make_agent(spec.strip(), game) for spec in cfg.opponents.split(",") if spec.strip()]
     watch = Stopwatch()
-    magnet = reference(cfg, game)
-    rollout = Rollout(game, cfg.tables, cfg.rollout_steps, policy, opponents=opponents,
-                      opponent_share=cfg.opponent_share, magnet=magnet, reward_scale=cfg.reward_scale,
-                      seed=cfg.seed, stopwatch=watch)
+    with watch("setup"):
+        game = make_game(cfg.game, num_players=cfg.players)
+        policy = new_policy(game, cfg.features_dim, tuple(cfg.net_arch), cfg.seed)
+        opponents = [make_agent(spec.strip(), game) for spec in cfg.opponents.split(",") if spec.strip()]
+        magnet = reference(cfg, game)
+        rollout = Rollout(game, cfg.tables, cfg.rollout_steps, policy, opponents=opponents,
+                          opponent_share=cfg.opponent_share, magnet=magnet, reward_scale=cfg.reward_scale,
+                          seed=cfg.seed, stopwatch=watch)
     settings = PPOSettings(cfg.learning_rate, cfg.epochs, cfg.minibatch_size, cfg.clip_coef, cfg.ent_coef,
                            cfg.vf_coef, cfg.max_grad_norm, cfg.magnet_coef if magnet else 0.0)
     generator = th.Generator().manual_seed(cfg.seed + 1)
@@ -117,7 +124,7 @@ def learn(cfg: LearnerConfig) -> dict[str, Any]:
             arrays = rows.arrays()
             adv, resolved = seat_gae(arrays["reward"], arrays["value"], arrays["done"], arrays["next"], cfg.gamma,
                                      cfg.gae_lambda)
-            batch = to_batch(policy, arrays, adv, resolved)
+            batch = to_batch(arrays, adv, resolved)
         with watch("PPO update"):
             stats = update(policy, batch, settings, generator)
         decisions += rows.size - rollout.carried

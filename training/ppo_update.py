@@ -15,13 +15,14 @@ import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from training.actor_critic import inputs, logits_and_values, masked_log_probs
+from training.actor_critic import logits_and_values, masked_log_probs
 from training.magnet import magnet_kl
 
 
 @dataclasses.dataclass
 class Batch:
-    """Learner decisions with their advantages, as tensors (row ``i`` of each is one decision)."""
+    """Learner decisions with their advantages, as tensors over a rollout's rows (:meth:`training.rollout.Decisions.
+    arrays`, shared, not copied), and the rows to train on."""
 
     inputs: th.Tensor
     """The policy's inputs (:func:`training.actor_critic.inputs` of the observations)."""
@@ -34,12 +35,16 @@ class Batch:
     """Value targets (advantage plus the value at sampling)."""
     reference: th.Tensor | None
     """The magnet's log-probabilities, or ``None``."""
+    index: th.Tensor
+    """The rows to train on (those with an advantage)."""
 
     def __len__(self) -> int:
-        return int(self.action.shape[0])
+        return int(self.index.shape[0])
 
     def rows(self, idx: th.Tensor) -> Batch:
-        return Batch(*(None if t is None else t.index_select(0, idx) for t in dataclasses.astuple(self)))
+        """The rows ``idx`` (indices into the tensors, not into ``index``) as a batch of their own."""
+        tensors = [getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "index"]
+        return Batch(*(None if t is None else t.index_select(0, idx) for t in tensors), th.arange(idx.shape[0]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,7 +95,7 @@ def update(policy: MaskableActorCriticPolicy, batch: Batch, settings: PPOSetting
     parts = max(1, round(len(batch) / settings.minibatch_size))
     for _ in range(settings.epochs):
         sums: dict[str, float] = {}
-        for idx in th.randperm(len(batch), generator=generator).tensor_split(parts):
+        for idx in batch.index[th.randperm(len(batch), generator=generator)].tensor_split(parts):
             out = losses(policy, batch.rows(idx), settings)
             optimizer.zero_grad()
             out["loss"].backward()
@@ -101,17 +106,12 @@ def update(policy: MaskableActorCriticPolicy, batch: Batch, settings: PPOSetting
     return {key: value / parts for key, value in sums.items()}
 
 
-def to_batch(policy: MaskableActorCriticPolicy, arrays: dict[str, np.ndarray], advantages: np.ndarray,
-             resolved: np.ndarray) -> Batch:
-    """The resolved decisions of a rollout's ``arrays`` (:meth:`training.rollout.Decisions.arrays`) and their
-    ``advantages`` (:func:`training.advantages.seat_gae`) as a :class:`Batch` for ``policy`` (copies: the rollout
-    reuses its arrays)."""
-    rows = np.flatnonzero(resolved)
-    adv = advantages[rows]
+def to_batch(arrays: dict[str, np.ndarray], advantages: np.ndarray, resolved: np.ndarray) -> Batch:
+    """A rollout's ``arrays`` (:meth:`training.rollout.Decisions.arrays`) and their ``advantages`` and ``resolved``
+    rows (:func:`training.advantages.seat_gae`) as a :class:`Batch` over the resolved rows (the tensors share the
+    arrays' memory: the batch must be used before the rollout collects again)."""
     reference = arrays.get("reference")
-    with th.no_grad():
-        x = inputs(policy, th.from_numpy(np.take(arrays["obs"], rows, axis=0)))
-    return Batch(x, th.from_numpy(arrays["mask"][rows]), th.from_numpy(arrays["action"][rows]),
-                 th.from_numpy(arrays["logprob"][rows]), th.from_numpy(adv),
-                 th.from_numpy(adv + arrays["value"][rows]),
-                 None if reference is None else th.from_numpy(np.take(reference, rows, axis=0)))
+    return Batch(th.from_numpy(arrays["inputs"]), th.from_numpy(arrays["mask"]), th.from_numpy(arrays["action"]),
+                 th.from_numpy(arrays["logprob"]), th.from_numpy(advantages),
+                 th.from_numpy(advantages + arrays["value"]), None if reference is None else th.from_numpy(reference),
+                 th.from_numpy(np.flatnonzero(resolved)))

@@ -7,7 +7,8 @@ from ``opponents`` (any :mod:`envs.core.agent` agent); every table keeps at leas
 its own observation (``game.observe(state, seat)``). A finished table is dealt again at once (its table seed drawn
 from the rollout's seed), so every table acts at every step.
 
-Every learner decision becomes one row of :class:`Decisions`: observation, legal mask, action, its log-probability
+Every learner decision becomes one row of :class:`Decisions`: the policy's input (the scaled observation), legal
+mask, action, its log-probability
 and the value the policy gave, the magnet's log-probabilities (:mod:`training.magnet`) if there is one, and its
 place in its seat's trajectory: ``reward`` (the seat's own chips, times ``reward_scale``, from this decision to its
 next or to the end of the episode; the chips moved before a seat's first decision, such as the ante, go to that
@@ -46,8 +47,9 @@ class Decisions:
     """(C,) int64 — the table of the decision."""
     seat: np.ndarray
     """(C,) int64 — the seat that made it."""
-    obs: np.ndarray
-    """(C, observation_size) float32 — the acting seat's observation."""
+    inputs: np.ndarray
+    """(C, input_size) float32 — the policy's input for the acting seat's observation
+    (:func:`training.actor_critic.inputs`: computed once, when the decision is made)."""
     mask: np.ndarray
     """(C, num_actions) bool — its legal actions."""
     action: np.ndarray
@@ -68,9 +70,9 @@ class Decisions:
     """Rows in use (the arrays have room for more)."""
 
     @classmethod
-    def empty(cls, capacity: int, observation_size: int, num_actions: int, magnet: bool) -> Decisions:
+    def empty(cls, capacity: int, input_size: int, num_actions: int, magnet: bool) -> Decisions:
         return cls(np.zeros(capacity, np.int64), np.zeros(capacity, np.int64),
-                   np.zeros((capacity, observation_size), np.float32), np.zeros((capacity, num_actions), bool),
+                   np.zeros((capacity, input_size), np.float32), np.zeros((capacity, num_actions), bool),
                    np.zeros(capacity, np.int64), np.zeros(capacity, np.float32), np.zeros(capacity, np.float32),
                    np.zeros(capacity), np.zeros(capacity, bool), np.full(capacity, -1, np.int64),
                    np.zeros((capacity, num_actions), np.float32) if magnet else None)
@@ -124,9 +126,11 @@ class Rollout:
         """Chips per episode of the learner seats whose episodes ended since :meth:`take_returns`."""
         self.steps = steps
         """Decisions each table makes per :meth:`collect`."""
-        self.rows = Decisions.empty(num_tables * (n + steps), game.observation_size, game.num_actions,
-                                    magnet is not None)
+        self.rows = Decisions.empty(num_tables * (n + steps), policy.features_extractor.linear.in_features,
+                                    game.num_actions, magnet is not None)
         """The decisions of the last collection (room for one open decision per seat and ``steps`` per table)."""
+        self.obs = np.zeros((num_tables, game.observation_size), np.float32)
+        """The observations of the acting seats at the current step."""
         self.carried = 0
         """Open decisions of the collection before that the last one carried over (its first rows)."""
         self.state = game.init(self._table_seeds(num_tables))
@@ -178,7 +182,7 @@ class Rollout:
         seats = state.current_player.copy()
         start = rows.size
         with watch("observe"):
-            obs = game.observe(state, seats, out=rows.obs[start:start + self.num_tables])
+            obs = game.observe(state, seats, out=self.obs)
             mask = state.legal_action_mask
         learning = self.learner[tables, seats]
         mine = np.flatnonzero(learning)
@@ -190,11 +194,11 @@ class Rollout:
                 for k in np.unique(who).tolist():
                     sel = theirs[who == k]
                     actions[sel] = call_agent(self.opponents[k], obs[sel], mask[sel], self.rng)
-                obs[:mine.size] = obs[mine]
+                obs = obs[mine]
         end = start + mine.size
         if mine.size:
             rows.mask[start:end] = mask[mine]
-            actions[mine] = self._decide(rows, start, end)
+            actions[mine] = self._decide(obs, rows, start, end)
         with watch("bookkeeping"):
             new = np.arange(start, end)
             at = (mine, seats[mine])
@@ -225,20 +229,22 @@ class Rollout:
             with watch("bookkeeping"):
                 self._start(ended)
 
-    def _decide(self, rows: Decisions, start: int, end: int) -> np.ndarray:
-        """Sample the learner decisions of rows ``start..end-1`` (observations and masks written) and record the
-        policy's log-probabilities and values and the magnet's reference; returns the actions."""
+    def _decide(self, obs: np.ndarray, rows: Decisions, start: int, end: int) -> np.ndarray:
+        """Sample the learner decisions of rows ``start..end-1`` from their observations ``obs`` (the masks are
+        written) and record the policy's inputs, log-probabilities and values and the magnet's reference; returns
+        the actions."""
+        if self.magnet is not None:
+            with self.watch("magnet"):
+                rows.reference[start:end] = self.magnet.log_probs(obs, rows.mask[start:end], self.rng)
         with self.watch("policy inference"), th.inference_mode():
-            x = inputs(self.policy, th.from_numpy(rows.obs[start:end]))
+            x = inputs(self.policy, th.from_numpy(obs))
+            rows.inputs[start:end] = x.numpy()
             logits, values = logits_and_values(self.policy, x)
             log_probs = masked_log_probs(logits, th.from_numpy(rows.mask[start:end]))
             chosen = sample(log_probs, self.generator)
             rows.logprob[start:end] = log_probs.gather(1, chosen[:, None])[:, 0].numpy()
             rows.value[start:end] = values.numpy()
             rows.action[start:end] = chosen.numpy()
-        if self.magnet is not None:
-            with self.watch("magnet"):
-                rows.reference[start:end] = self.magnet.log_probs(rows.obs[start:end], rows.mask[start:end], self.rng)
         return rows.action[start:end]
 
     def take_returns(self) -> np.ndarray:
