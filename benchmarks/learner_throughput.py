@@ -3,7 +3,8 @@ self-play with the heuristic as magnet, where its time goes, and the SB3 trainer
 
     python -m benchmarks.learner_throughput --game tripoli --tables 1024 --updates 4 --threads 1 2
 
-For each thread count: one short warm-up run (loads the compiled kernels), then ``--updates`` updates of
+For each way of feeding the input layer in the update (sparse rows, the default, and dense rows) and each thread
+count: one short warm-up run (loads the compiled kernels), then ``--updates`` updates of
 ``tables x rollout_steps`` decisions, timed in wall-clock and in CPU seconds of this process (``time.process_time``:
 every thread), with the learner's own sections (setup, observation, policy inference, the magnet's reference, core
 step, bookkeeping, advantages and batch, PPO update). Then MaskablePPO on the batched vector env against the
@@ -76,11 +77,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                    f"python {platform.python_version()}, torch {th.__version__}",
         "load_average_before": [round(x, 2) for x in load_before], "learner": {},
     }
-    for threads in args.threads:
-        cfg = LearnerConfig(game=args.game, players=args.players, tables=args.tables,
-                            rollout_steps=args.rollout_steps, total_decisions=args.updates * args.tables
-                            * args.rollout_steps, magnet=args.magnet, threads=threads, seed=args.seed)
-        result["learner"][f"{threads}_threads"] = measure_learner(cfg)
+    for inputs in args.inputs:
+        for threads in args.threads:
+            cfg = LearnerConfig(game=args.game, players=args.players, tables=args.tables,
+                                rollout_steps=args.rollout_steps, total_decisions=args.updates * args.tables
+                                * args.rollout_steps, magnet=args.magnet, threads=threads, seed=args.seed,
+                                sparse_inputs=inputs == "sparse")
+            result["learner"][f"{inputs}_inputs_{threads}_threads"] = measure_learner(cfg)
     result["sb3_anchor"] = measure_sb3(args.game, args.players, args.sb3_tables, args.sb3_steps, args.seed,
                                        args.threads[0])
     result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
@@ -96,6 +99,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--updates", type=int, default=4, help="updates timed (after a warm-up run)")
     p.add_argument("--magnet", default="heuristic", help="the magnet agent ('' for none)")
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="torch thread counts to time")
+    p.add_argument("--inputs", nargs="+", choices=["sparse", "dense"], default=["sparse", "dense"],
+                   help="how the update feeds the input layer (LearnerConfig.sparse_inputs), each timed")
     p.add_argument("--sb3-tables", type=int, default=256, help="tables of the SB3 anchor (train_throughput's)")
     p.add_argument("--sb3-steps", type=int, default=8192, help="learner decisions of the SB3 anchor")
     p.add_argument("--seed", type=int, default=0)
@@ -109,8 +114,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.game}, {args.players} players, {args.tables} tables x {args.rollout_steps} steps, every seat "
           f"learning, magnet {args.magnet or 'none'}; load average {result['load_average_before'][0]:.1f} before, "
           f"{result['load_average_after'][0]:.1f} after ({os.cpu_count()} cores)")
-    for threads, r in result["learner"].items():
-        print(f"  learner, {threads.replace('_', ' ')}: {r['loop_decisions_per_second']:>7,} decisions/s wall, "
+    for label, r in result["learner"].items():
+        print(f"  learner, {label.replace('_', ' ')}: {r['loop_decisions_per_second']:>7,} decisions/s wall, "
               f"{r['loop_decisions_per_cpu_second']:>7,} per CPU second (loop; whole run {r['decisions_per_second']:,}"
               f" and {r['decisions_per_cpu_second']:,}); the update alone {r['update_alone_decisions_per_cpu_second']:,}"
               " per CPU second")

@@ -10,10 +10,11 @@ import torch as th
 
 from agents.registry import make_agent
 from envs.registry import make_game
-from training.actor_critic import masked_log_probs, new_policy, sample
+from training.actor_critic import inputs, mask_logits, masked_log_probs, new_policy, sample
 from training.advantages import seat_gae
 from training.magnet import AgentMagnet, magnet_kl
 from training.rollout import Rollout
+from training.sparse_rows import SparseRows
 
 # One table, two seats taking turns: rows 0, 2, 4 are seat A's (4 ends the episode), rows 1, 3 seat B's (3 is still
 # open: B has not decided again yet).
@@ -166,21 +167,40 @@ def test_the_agent_magnet_is_a_distribution_over_legal_actions_that_favours_the_
     np.testing.assert_allclose(probs[np.arange(64), chosen][several], 0.9, rtol=1e-5)
 
 
+def kl(logits, reference, mask):
+    """The magnet's mean KL term for a policy of ``logits`` (as the PPO loss computes it)."""
+    masked = mask_logits(logits, mask)
+    return magnet_kl(th.softmax(masked, dim=1), th.log_softmax(masked, dim=1), reference, mask).mean()
+
+
 def test_the_magnet_term_is_zero_at_the_reference_and_pulls_towards_it():
     rng = np.random.default_rng(1)
     mask = th.from_numpy(rng.random((32, 7)) < 0.6)
     mask[:, 0] = True
     reference = masked_log_probs(th.from_numpy(rng.normal(size=(32, 7)).astype(np.float32)) * 3, mask)
-    same = magnet_kl(reference, reference, mask)
+    same = magnet_kl(reference.exp(), reference, reference, mask)
     assert th.allclose(same, th.zeros(32), atol=1e-6)
     logits = th.zeros(32, 7, requires_grad=True)
-    start = magnet_kl(masked_log_probs(logits, mask), reference, mask).mean()
+    start = kl(logits, reference, mask)
     (start * 32).backward()  # each row's own gradient
     with th.no_grad():
         moved = logits - 1.0 * logits.grad
-    after = magnet_kl(masked_log_probs(moved, mask), reference, mask).mean()
+    after = kl(moved, reference, mask)
     assert float(start.detach()) > 0.05 and float(after) < 0.8 * float(start.detach())
     favourite = reference.argmax(dim=1)
     before_p = masked_log_probs(logits.detach(), mask).exp().gather(1, favourite[:, None])
     after_p = masked_log_probs(moved, mask).exp().gather(1, favourite[:, None])
     assert (after_p > before_p).all()
+
+
+def test_sparse_rows_give_the_dense_rows_and_the_same_input_layer():
+    game = make_game("flipflop", num_players=4)
+    state = game.init(4, 256)
+    policy = new_policy(game, 32, (8,), seed=0)
+    dense = inputs(policy, th.from_numpy(game.observe(state, state.current_player))).numpy()
+    rows = np.random.default_rng(0).permutation(256)[:100]
+    sparse = SparseRows(dense).take(rows)
+    np.testing.assert_array_equal(sparse.to_dense().numpy(), dense[rows])
+    layer = policy.features_extractor.layer
+    np.testing.assert_allclose(layer(sparse).detach().numpy(), layer(th.from_numpy(dense[rows])).detach().numpy(),
+                               rtol=1e-5, atol=1e-5)

@@ -56,10 +56,17 @@ def logits_and_values(policy: MaskableActorCriticPolicy, x: th.Tensor) -> tuple[
     """``(B, num_actions)`` action logits (before masking) and ``(B,)`` values of :func:`inputs` ``x``."""
     latent_pi, latent_vf = policy.mlp_extractor(policy.features_extractor.layer(x))
     return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(1)
+def mask_logits(logits: th.Tensor, mask: th.Tensor) -> th.Tensor:
+    """``logits`` with :data:`ILLEGAL` at the actions outside ``mask`` (``(B, A)`` bool): their log-softmax is the
+    policy restricted to the legal actions, their softmax its probabilities (computed apart: the exponential of a
+    log-probability near :data:`ILLEGAL` takes the CPU's slow path)."""
+    return logits.masked_fill(~mask, ILLEGAL)
+
+
 def masked_log_probs(logits: th.Tensor, mask: th.Tensor) -> th.Tensor:
     """Log-probabilities of the policy restricted to the legal actions (``mask`` ``(B, A)`` bool): a legal action's
     is its log-softmax among the legal ones, an illegal one's about :data:`ILLEGAL`."""
-    return th.log_softmax(logits.masked_fill(~mask, ILLEGAL), dim=1)
+    return th.log_softmax(mask_logits(logits, mask), dim=1)
 
 
 def sample(log_probs: th.Tensor, generator: th.Generator) -> th.Tensor:

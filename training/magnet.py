@@ -67,8 +67,9 @@ class PolicyMagnet:
             return masked_log_probs(logits, th.from_numpy(mask)).numpy()
 
 
-def magnet_kl(log_probs: th.Tensor, reference: th.Tensor, mask: th.Tensor) -> th.Tensor:
-    """``(B,)`` KL(policy || reference) over the legal actions of each row, from both distributions'
-    log-probabilities ``(B, A)`` (the policy's masked: :func:`~training.actor_critic.masked_log_probs`)."""
-    terms = log_probs.exp() * (log_probs - reference)
+def magnet_kl(probs: th.Tensor, log_probs: th.Tensor, reference: th.Tensor, mask: th.Tensor) -> th.Tensor:
+    """``(B,)`` KL(policy || reference) over the legal actions of each row, from the policy's probabilities and
+    log-probabilities ``(B, A)`` (masked: :func:`~training.actor_critic.mask_logits`) and the reference's
+    log-probabilities."""
+    terms = probs * (log_probs - reference)
     return th.where(mask, terms, th.zeros_like(terms)).sum(dim=1)

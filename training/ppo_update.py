@@ -15,8 +15,9 @@ import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from training.actor_critic import logits_and_values, masked_log_probs
+from training.actor_critic import logits_and_values, mask_logits
 from training.magnet import magnet_kl
+from training.sparse_rows import SparseRows
 
 
 @dataclasses.dataclass
@@ -37,14 +38,19 @@ class Batch:
     """The magnet's log-probabilities, or ``None``."""
     index: th.Tensor
     """The rows to train on (those with an advantage)."""
+    sparse: SparseRows | None = None
+    """The inputs' non-zero entries, from which a minibatch's inputs are a sparse matrix; ``None``: dense rows."""
 
     def __len__(self) -> int:
         return int(self.index.shape[0])
 
     def rows(self, idx: th.Tensor) -> Batch:
         """The rows ``idx`` (indices into the tensors, not into ``index``) as a batch of their own."""
-        tensors = [getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "index"]
-        return Batch(*(None if t is None else t.index_select(0, idx) for t in tensors), th.arange(idx.shape[0]))
+        taken = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("index", "sparse")}
+        if self.sparse is not None:
+            taken["inputs"] = self.sparse.take(idx.numpy())
+        return Batch(**{name: t if t is None or t.layout == th.sparse_csr else t.index_select(0, idx)
+                        for name, t in taken.items()}, index=th.arange(idx.shape[0]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,7 +71,8 @@ def losses(policy: MaskableActorCriticPolicy, mb: Batch, settings: PPOSettings) 
     """The loss of one minibatch (``loss``) and its parts: policy, value, entropy, magnet KL, and the approximate
     KL from the sampling policy and the share of clipped ratios (diagnostics, without gradient)."""
     logits, values = logits_and_values(policy, mb.inputs)
-    log_probs = masked_log_probs(logits, mb.mask)
+    masked = mask_logits(logits, mb.mask)
+    log_probs, probs = th.log_softmax(masked, dim=1), th.softmax(masked, dim=1)
     new = log_probs.gather(1, mb.action[:, None])[:, 0]
     log_ratio = new - mb.logprob
     ratio = log_ratio.exp()
@@ -74,9 +81,8 @@ def losses(policy: MaskableActorCriticPolicy, mb: Batch, settings: PPOSettings) 
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
     policy_loss = th.max(-adv * ratio, -adv * ratio.clamp(1 - settings.clip_coef, 1 + settings.clip_coef)).mean()
     value_loss = 0.5 * ((values - mb.returns) ** 2).mean()
-    probs = log_probs.exp()
     entropy = -th.where(mb.mask, probs * log_probs, th.zeros_like(probs)).sum(dim=1).mean()
-    kl = magnet_kl(log_probs, mb.reference, mb.mask).mean() if mb.reference is not None else th.zeros(())
+    kl = magnet_kl(probs, log_probs, mb.reference, mb.mask).mean() if mb.reference is not None else th.zeros(())
     loss = policy_loss + settings.vf_coef * value_loss - settings.ent_coef * entropy + settings.magnet_coef * kl
     with th.no_grad():
         approx_kl = ((ratio - 1) - log_ratio).mean()
@@ -106,12 +112,13 @@ def update(policy: MaskableActorCriticPolicy, batch: Batch, settings: PPOSetting
     return {key: value / parts for key, value in sums.items()}
 
 
-def to_batch(arrays: dict[str, np.ndarray], advantages: np.ndarray, resolved: np.ndarray) -> Batch:
+def to_batch(arrays: dict[str, np.ndarray], advantages: np.ndarray, resolved: np.ndarray, sparse: bool) -> Batch:
     """A rollout's ``arrays`` (:meth:`training.rollout.Decisions.arrays`) and their ``advantages`` and ``resolved``
     rows (:func:`training.advantages.seat_gae`) as a :class:`Batch` over the resolved rows (the tensors share the
-    arrays' memory: the batch must be used before the rollout collects again)."""
+    arrays' memory: the batch must be used before the rollout collects again); ``sparse``: its minibatches' inputs
+    are sparse matrices (:mod:`training.sparse_rows`)."""
     reference = arrays.get("reference")
     return Batch(th.from_numpy(arrays["inputs"]), th.from_numpy(arrays["mask"]), th.from_numpy(arrays["action"]),
                  th.from_numpy(arrays["logprob"]), th.from_numpy(advantages),
                  th.from_numpy(advantages + arrays["value"]), None if reference is None else th.from_numpy(reference),
-                 th.from_numpy(np.flatnonzero(resolved)))
+                 th.from_numpy(np.flatnonzero(resolved)), SparseRows(arrays["inputs"]) if sparse else None)
