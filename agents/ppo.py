@@ -85,7 +85,7 @@ class SymlogFeatures(BaseFeaturesExtractor):
         """The linear layer's input: the observations symlog-scaled, then the hint features (no weights: a learner
         may compute it once per batch and train on it for several epochs)."""
         x = observations.flatten(1)
-        x = th.sign(x) * th.log1p(th.abs(x))
+        x = th.log1p(th.abs(x)).copysign_(x)  # sign(x)·log(1+|x|), in two passes instead of four
         if self.hints is not None:
             hints = self.hints(observations.detach().flatten(1).cpu().numpy())
             x = th.cat([x, th.as_tensor(hints, dtype=x.dtype, device=x.device)], dim=1)
