@@ -9,7 +9,9 @@ count: one short warm-up run (loads the compiled kernels), then ``--updates`` up
 every thread), with the learner's own sections (setup, observation, policy inference, the magnet's reference, core
 step, bookkeeping, advantages and batch, PPO update). Then MaskablePPO on the batched vector env against the
 heuristic (``cardgym train``'s engine; the settings of :mod:`benchmarks.train_throughput`), one learner seat per table.
-The machine's load average is recorded with the result: on a shared machine the wall-clock numbers fall with it.
+The machine's load average is recorded with the result: on a shared machine the wall-clock numbers fall with it,
+and more than one torch thread needs ``OMP_WAIT_POLICY=PASSIVE`` (recorded too): OpenMP's threads otherwise spin
+while they wait for one another, and on a busy machine that costs several times the work.
 Writes ``learner_throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
 """
 
@@ -75,7 +77,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "rollout_steps": args.rollout_steps, "updates": args.updates, "magnet": args.magnet,
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, {os.cpu_count()} cores, "
                    f"python {platform.python_version()}, torch {th.__version__}",
-        "load_average_before": [round(x, 2) for x in load_before], "learner": {},
+        "load_average_before": [round(x, 2) for x in load_before],
+        "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset: OpenMP's default)"), "learner": {},
     }
     for inputs in args.inputs:
         for threads in args.threads:

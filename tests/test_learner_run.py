@@ -45,3 +45,14 @@ def test_a_tiny_run_learns_to_beat_random_at_tripoli(tmp_path):
     after, half = chips_against_random(trained["model"], game)
     assert after - half > 0, (before, after, half)
     assert after > before + 5, (before, after)
+
+
+def test_the_magnet_moves_to_a_snapshot_of_the_learner():
+    cfg = LearnerConfig(tables=8, rollout_steps=16, total_decisions=384, minibatch_size=32, features_dim=16,
+                        net_arch=(8,), magnet_every=128, threads=1)
+    results = learn(cfg)
+    assert results["magnet"] == "snapshot@256"
+    kls = [point["magnet_kl"] for point in results["curve"]]
+    # far from the heuristic at first, near its own recent snapshot after (the decisions carried over from before
+    # the change keep the heuristic's reference)
+    assert kls[0] > 0.5 and kls[-1] < kls[0] / 2, kls

@@ -85,8 +85,8 @@ class LearnerConfig:
     """Hidden layers of each head."""
     seed: int = 0
     """Seed of the weights, the tables and the samples."""
-    threads: int = 2
-    """Torch threads."""
+    threads: int = 1
+    """Torch threads (more than 1 on a busy machine only with ``OMP_WAIT_POLICY=PASSIVE``: waiting threads spin)."""
     out: str = ""
     """Folder for ``model.zip``; ``""``: save nothing."""
 
@@ -134,7 +134,7 @@ def learn(cfg: LearnerConfig) -> dict[str, Any]:
         curve.append({"decisions": decisions, "batch": len(batch),
                       "chips_per_episode": float(returns.mean()) if returns.size else None,
                       **{k: round(v, 5) for k, v in stats.items()}})
-        if cfg.magnet_every and decisions >= next_magnet:
+        if cfg.magnet_every and next_magnet <= decisions < cfg.total_decisions:
             snapshot = copy.deepcopy(policy)
             snapshot.set_training_mode(False)
             rollout.magnet = PolicyMagnet(snapshot, f"snapshot@{decisions}")

@@ -91,8 +91,8 @@ class Decisions:
 
 class Rollout:
     """``num_tables`` tables of ``game`` with learner seats sampled from ``policy`` (module docstring), ``steps``
-    decisions per table in each :meth:`collect`. ``magnet``:
-    the reference whose log-probabilities each decision records (``None``: none). ``seed`` draws the tables' seeds,
+    decisions per table in each :meth:`collect`. ``magnet``: the reference whose log-probabilities each decision
+    records (``None``: none; it may be replaced between collections, not added). ``seed`` draws the tables' seeds,
     the seating and the policy's samples."""
 
     def __init__(self, game: BatchedGame, num_tables: int, steps: int, policy: MaskableActorCriticPolicy, *,
