@@ -5,8 +5,9 @@ every learner seat plays the one shared policy (:mod:`training.rollout`); estima
 trajectory (:mod:`training.advantages`); run the clipped PPO update with the magnet's KL term
 (:mod:`training.ppo_update`, :mod:`training.magnet`); repeat until ``total_decisions`` learner decisions. The
 magnet starts as ``magnet`` (an agent, e.g. the heuristic) and, with ``magnet_every``, is replaced by a frozen
-snapshot of the learner every that many decisions. The policy is a cardgym model file's network
-(:mod:`training.actor_critic`), saved as ``out/model.zip`` that ``ppo:`` loads.
+snapshot of the learner every that many decisions (the decisions carried over the change keep the reference
+they were made with). The policy is a cardgym model file's network (:mod:`training.actor_critic`), saved as
+``out/model.zip`` that ``ppo:`` loads.
 """
 
 from __future__ import annotations
