@@ -120,8 +120,8 @@ def main(argv: list[str] | None = None) -> None:
     for label, r in result["learner"].items():
         print(f"  learner, {label.replace('_', ' ')}: {r['loop_decisions_per_second']:>7,} decisions/s wall, "
               f"{r['loop_decisions_per_cpu_second']:>7,} per CPU second (loop; whole run {r['decisions_per_second']:,}"
-              f" and {r['decisions_per_cpu_second']:,}); the update alone {r['update_alone_decisions_per_cpu_second']:,}"
-              " per CPU second")
+              f" and {r['decisions_per_cpu_second']:,}); the update alone "
+              f"{r['update_alone_decisions_per_cpu_second']:,} per CPU second")
         for name, s in r["sections"].items():
             us = f"{s['cpu_us_per_decision']:7.1f} us/decision" if "cpu_us_per_decision" in s else ""
             print(f"      {name:<22} {100 * s['cpu_share']:5.1f}% of CPU  {us}")

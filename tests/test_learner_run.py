@@ -32,9 +32,9 @@ def chips_against_random(path, game) -> tuple[float, float]:
 
 
 def test_a_tiny_run_learns_to_beat_random_at_tripoli(tmp_path):
-    """About 6,000 learner decisions (each seat random with probability 3/4, the others learners; no magnet) take the policy
-    from losing to random players (its random initial weights) to beating them: measured at seeds 0, 1 and 2, from
-    -8 to -5 chips/deal before to +6 to +14 after, each ± about 4 (400 duplicate deals)."""
+    """About 6,000 learner decisions (each seat random with probability 3/4, the others learners; no magnet) take
+    the policy from losing to random players (its random initial weights) to beating them: measured at seeds 0, 1
+    and 2, from -8 to -5 chips/deal before to +6 to +14 after, each ± about 4 (400 duplicate deals)."""
     game = make_game("tripoli", num_players=4)
     cfg = LearnerConfig(tables=64, rollout_steps=16, total_decisions=6000, opponents="random", opponent_share=0.75,
                         magnet="", minibatch_size=256, threads=1)
