@@ -83,9 +83,13 @@ class SymlogFeatures(BaseFeaturesExtractor):
 
     def inputs(self, observations: th.Tensor) -> th.Tensor:
         """The linear layer's input: the observations symlog-scaled, then the hint features (no weights: a learner
-        may compute it once per batch and train on it for several epochs)."""
-        x = observations.flatten(1)
-        x = th.log1p(th.abs(x)).copysign_(x)  # sign(x)·log(1+|x|), in two passes instead of four
+        may compute it once per decision and train on it for several epochs). ``observations``: dense ``(B, D)``,
+        or a sparse CSR matrix of them (then the input is one too; hint features need dense observations)."""
+        sparse = observations.layout == th.sparse_csr
+        if sparse and self.hints is not None:
+            raise ValueError("hint features are computed from dense observations, not a sparse matrix")
+        x = observations if sparse else observations.flatten(1)
+        x = th.sign(x) * th.log1p(th.abs(x))  # zero-preserving: a sparse matrix stays sparse
         if self.hints is not None:
             hints = self.hints(observations.detach().flatten(1).cpu().numpy())
             x = th.cat([x, th.as_tensor(hints, dtype=x.dtype, device=x.device)], dim=1)

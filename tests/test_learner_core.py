@@ -193,11 +193,24 @@ def test_the_magnet_term_is_zero_at_the_reference_and_pulls_towards_it():
     assert (after_p > before_p).all()
 
 
+def test_sparse_and_dense_rollouts_make_the_same_decisions():
+    game = make_game("triolet", num_players=4)
+    made = []
+    for sparse in (True, False):
+        rollout = Rollout(game, 16, 12, new_policy(game, 32, (8,), seed=0), sparse=sparse, seed=5)
+        made.append(rollout.collect().arrays())
+    np.testing.assert_array_equal(made[0]["action"], made[1]["action"])
+    np.testing.assert_array_equal(made[0]["inputs"], made[1]["inputs"])
+    np.testing.assert_allclose(made[0]["logprob"], made[1]["logprob"], rtol=1e-4, atol=1e-5)
+
+
 def test_sparse_rows_give_the_dense_rows_and_the_same_input_layer():
     game = make_game("flipflop", num_players=4)
     state = game.init(4, 256)
     policy = new_policy(game, 32, (8,), seed=0)
-    dense = inputs(policy, th.from_numpy(game.observe(state, state.current_player))).numpy()
+    obs = game.observe(state, state.current_player)
+    dense = inputs(policy, th.from_numpy(obs)).numpy()
+    np.testing.assert_array_equal(inputs(policy, SparseRows(obs).matrix()).to_dense().numpy(), dense)
     rows = np.random.default_rng(0).permutation(256)[:100]
     sparse = SparseRows(dense).take(rows)
     np.testing.assert_array_equal(sparse.to_dense().numpy(), dense[rows])

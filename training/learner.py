@@ -78,7 +78,8 @@ class LearnerConfig:
     reward_scale: float = 0.1
     """Rewards are chips times this."""
     sparse_inputs: bool = True
-    """Train the input layer on sparse rows (:mod:`training.sparse_rows`; the same numbers, fewer multiplications)."""
+    """Act and train on sparse rows of the observations (:mod:`training.sparse_rows`; the same numbers, fewer
+    multiplications)."""
     features_dim: int = 256
     """Width of the shared input layer."""
     net_arch: tuple[int, ...] = (128,)
@@ -115,7 +116,7 @@ def learn(cfg: LearnerConfig) -> dict[str, Any]:
         magnet = reference(cfg, game)
         rollout = Rollout(game, cfg.tables, cfg.rollout_steps, policy, opponents=opponents,
                           opponent_share=cfg.opponent_share, magnet=magnet, reward_scale=cfg.reward_scale,
-                          seed=cfg.seed, stopwatch=watch)
+                          sparse=cfg.sparse_inputs, seed=cfg.seed, stopwatch=watch)
     settings = PPOSettings(cfg.learning_rate, cfg.epochs, cfg.minibatch_size, cfg.clip_coef, cfg.ent_coef,
                            cfg.vf_coef, cfg.max_grad_norm, cfg.magnet_coef if magnet else 0.0)
     generator = th.Generator().manual_seed(cfg.seed + 1)

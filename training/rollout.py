@@ -31,6 +31,7 @@ from envs.core.game import BatchedGame
 from envs.core.rng import hash_u64
 from training.actor_critic import inputs, logits_and_values, masked_log_probs, sample
 from training.magnet import Magnet
+from training.sparse_rows import SparseRows
 from training.stopwatch import Stopwatch
 
 STREAM_TABLE_SEED = 201
@@ -92,12 +93,14 @@ class Decisions:
 class Rollout:
     """``num_tables`` tables of ``game`` with learner seats sampled from ``policy`` (module docstring), ``steps``
     decisions per table in each :meth:`collect`. ``magnet``: the reference whose log-probabilities each decision
-    records (``None``: none; it may be replaced between collections, not added). ``seed`` draws the tables' seeds,
-    the seating and the policy's samples."""
+    records (``None``: none; it may be replaced between collections, not added). ``sparse``: the policy acts on
+    sparse rows of the observations (:mod:`training.sparse_rows`). ``seed`` draws the tables' seeds, the seating and
+    the policy's samples."""
 
     def __init__(self, game: BatchedGame, num_tables: int, steps: int, policy: MaskableActorCriticPolicy, *,
                  opponents: Sequence[Agent] = (), opponent_share: float = 0.0, magnet: Magnet | None = None,
-                 reward_scale: float = 1.0, seed: int = 0, stopwatch: Stopwatch | None = None) -> None:
+                 reward_scale: float = 1.0, sparse: bool = False, seed: int = 0,
+                 stopwatch: Stopwatch | None = None) -> None:
         if not 0.0 <= opponent_share <= 1.0 or (opponent_share > 0 and not opponents):
             raise ValueError(f"opponent_share must be in [0, 1] (above 0 only with opponents), got {opponent_share}")
         for i, agent in enumerate(opponents):
@@ -107,6 +110,7 @@ class Rollout:
                                  "not keep")
         self.game, self.num_tables, self.policy, self.magnet = game, num_tables, policy, magnet
         self.opponents, self.opponent_share, self.reward_scale = list(opponents), opponent_share, reward_scale
+        self.sparse = sparse
         self.watch = stopwatch or Stopwatch()
         self.rng = np.random.default_rng(seed)
         self.generator = th.Generator().manual_seed(seed)
@@ -237,8 +241,12 @@ class Rollout:
             with self.watch("magnet"):
                 rows.reference[start:end] = self.magnet.log_probs(obs, rows.mask[start:end], self.rng)
         with self.watch("policy inference"), th.inference_mode():
-            x = inputs(self.policy, th.from_numpy(obs))
-            rows.inputs[start:end] = x.numpy()
+            if self.sparse:
+                x = inputs(self.policy, SparseRows(obs).matrix())
+                rows.inputs[start:end] = x.to_dense().numpy()
+            else:
+                x = inputs(self.policy, th.from_numpy(obs))
+                rows.inputs[start:end] = x.numpy()
             logits, values = logits_and_values(self.policy, x)
             log_probs = masked_log_probs(logits, th.from_numpy(rows.mask[start:end]))
             chosen = sample(log_probs, self.generator)

@@ -1,6 +1,7 @@
-"""The policy's inputs as sparse rows: the observations are mostly zeros (about 97% of the numbers of every game's
-observation are 0), so the input layer, which holds most of the network's multiplications, trains on a sparse CSR
-matrix (:meth:`agents.ppo.SymlogFeatures.layer` takes either) at a fraction of the dense cost.
+"""Observations and the policy's inputs as sparse rows: about 97% of the numbers of every game's observation are 0,
+so the input layer, which holds most of the network's multiplications, acts and trains on sparse CSR matrices
+(:meth:`agents.ppo.SymlogFeatures.inputs` and :meth:`~agents.ppo.SymlogFeatures.layer` take either) at a fraction of
+the dense cost.
 
 :class:`SparseRows` finds the non-zero entries of a batch's inputs once (compiled code), and builds the CSR matrix of
 any minibatch of its rows from them (compiled code again), so no minibatch scans its dense rows.
@@ -29,16 +30,25 @@ class SparseRows:
         self.width = dense.shape[1]
         _fill(dense, self.offsets, self.columns, self.values)
 
+    def matrix(self) -> th.Tensor:
+        """All the rows as a sparse CSR tensor."""
+        return _csr(self.offsets, self.columns, self.values, (self.offsets.size - 1, self.width))
+
     def take(self, rows: np.ndarray) -> th.Tensor:
         """The rows ``rows`` (in that order) as a ``(len(rows), D)`` sparse CSR tensor."""
         crow = np.zeros(rows.size + 1, np.int64)
         total = int((self.offsets[rows + 1] - self.offsets[rows]).sum())
         columns, values = np.zeros(total, np.int64), np.zeros(total, np.float32)
         _take(self.offsets, self.columns, self.values, rows.astype(np.int64, copy=False), crow, columns, values)
-        with warnings.catch_warnings():  # torch's note that its sparse CSR support is in beta
-            warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
-            return th.sparse_csr_tensor(th.from_numpy(crow), th.from_numpy(columns), th.from_numpy(values),
-                                        size=(rows.size, self.width), check_invariants=False)
+        return _csr(crow, columns, values, (rows.size, self.width))
+
+
+def _csr(crow: np.ndarray, columns: np.ndarray, values: np.ndarray, size: tuple[int, int]) -> th.Tensor:
+    """The sparse CSR tensor of these arrays (shared, not copied)."""
+    with warnings.catch_warnings():  # torch's note that its sparse CSR support is in beta
+        warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
+        return th.sparse_csr_tensor(th.from_numpy(crow), th.from_numpy(columns), th.from_numpy(values), size=size,
+                                    check_invariants=False)
 
 
 @numba.njit(cache=True)
