@@ -58,7 +58,7 @@ from envs.core.agent import AgentBase
 from envs.core.game import BatchedGame
 
 __all__ = ["ModelFileError", "PPOAgent", "SymlogFeatures", "load_model", "load_policy", "read_metadata", "read_policy",
-           "save_model"]
+           "save_model", "save_policy"]
 
 
 class SymlogFeatures(BaseFeaturesExtractor):
@@ -79,12 +79,28 @@ class SymlogFeatures(BaseFeaturesExtractor):
         self.linear = th.nn.Linear(int(np.prod(observation_space.shape)) + extra, features_dim)
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
-        x = observations.flatten(1)
-        x = th.sign(x) * th.log1p(th.abs(x))
+        return self.layer(self.inputs(observations))
+
+    def inputs(self, observations: th.Tensor) -> th.Tensor:
+        """The linear layer's input: the observations symlog-scaled, then the hint features (no weights: a learner
+        may compute it once per decision and train on it for several epochs). ``observations``: dense ``(B, D)``,
+        or a sparse CSR matrix of them (then the input is one too; hint features need dense observations)."""
+        sparse = observations.layout == th.sparse_csr
+        if sparse and self.hints is not None:
+            raise ValueError("hint features are computed from dense observations, not a sparse matrix")
+        x = observations if sparse else observations.flatten(1)
+        x = th.sign(x) * th.log1p(th.abs(x))  # zero-preserving: a sparse matrix stays sparse
         if self.hints is not None:
             hints = self.hints(observations.detach().flatten(1).cpu().numpy())
             x = th.cat([x, th.as_tensor(hints, dtype=x.dtype, device=x.device)], dim=1)
-        return th.relu(self.linear(x))
+        return x
+
+    def layer(self, inputs: th.Tensor) -> th.Tensor:
+        """The layer on :meth:`inputs` (dense, or a sparse CSR matrix of them: the same numbers, fewer
+        multiplications): linear, then ReLU."""
+        if inputs.layout == th.sparse_csr:
+            return th.relu(th.addmm(self.linear.bias, inputs, self.linear.weight.t()))
+        return th.relu(self.linear(inputs))
 
 
 POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy,
@@ -165,19 +181,32 @@ def ppo_settings(model: MaskablePPO) -> dict[str, Any]:
     return {**settings, "num_timesteps": int(model.num_timesteps), "n_updates": int(model._n_updates)}
 
 
+def save_policy(policy: MaskableActorCriticPolicy, path: str | Path, game: BatchedGame,
+                extra: dict[str, Any] | None = None) -> Path:
+    """Write ``policy`` (trained on ``game``) as a model file: ``cardgym.json`` (the game, :func:`policy_settings`,
+    library versions and the ``extra`` entries), the policy's weights and the state of its optimiser
+    (``policy.optimizer``)."""
+    return _write(policy, path, game, {}, extra)
+
+
 def save_model(model: MaskablePPO, path: str | Path, game: BatchedGame, extra: dict[str, Any] | None = None) -> Path:
-    """Write ``model`` (trained on ``game``) as a model file: ``cardgym.json`` (the game, :func:`policy_settings`,
-    :func:`ppo_settings`, library versions and the ``extra`` entries), the policy's weights and the optimiser's
-    state."""
-    meta = {**model_metadata(game), "policy": policy_settings(model.policy), "ppo": ppo_settings(model),
+    """Write ``model`` (a MaskablePPO trained on ``game``) as :func:`save_policy` does, recording also its PPO
+    hyperparameters and progress (:func:`ppo_settings`), from which :func:`load_model` resumes it."""
+    return _write(model.policy, path, game, {"ppo": ppo_settings(model)}, extra)
+
+
+def _write(policy: MaskableActorCriticPolicy, path: str | Path, game: BatchedGame, own: dict[str, Any],
+           extra: dict[str, Any] | None) -> Path:
+    """The model file of ``policy``: the metadata of :func:`save_policy` with ``own`` entries, then ``extra`` (which
+    may replace none of them: ``ValueError``)."""
+    meta = {**model_metadata(game), "policy": policy_settings(policy), **own,
             "versions": {"torch": th.__version__, "stable_baselines3": stable_baselines3.__version__,
                          "sb3_contrib": sb3_contrib.__version__}}
     clash = set(meta) & set(extra or {})
     if clash:
         raise ValueError(f"save_model: extra entries {sorted(clash)} would replace the model's own metadata")
     return write_model_file(path, {**meta, **(extra or {})},
-                            {POLICY_MEMBER: model.policy.state_dict(),
-                             OPTIMIZER_MEMBER: model.policy.optimizer.state_dict()})
+                            {POLICY_MEMBER: policy.state_dict(), OPTIMIZER_MEMBER: policy.optimizer.state_dict()})
 
 
 def _widths(value: Any) -> bool:

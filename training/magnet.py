@@ -1,0 +1,75 @@
+"""The magnet: a reference policy the learner is pulled towards by a KL term (magnetic mirror descent, R-NaD).
+
+The PPO loss gains ``coef * KL(policy || reference)`` over the legal actions of each decision (:func:`magnet_kl`):
+0 where the policy equals the reference, and its gradient moves the policy towards it. The reference starts as a
+fixed agent's play (:class:`AgentMagnet`: the heuristic's action with probability ``stay``, the rest spread over the
+other legal actions, so the KL stays finite when the policy leaves the heuristic) and may be replaced by a frozen
+snapshot of the learner (:class:`PolicyMagnet`), so the agent starts where the heuristic is and is free to leave it.
+
+A magnet gives the reference's log-probabilities of a batch of decisions (:meth:`Magnet.log_probs`); the rollout asks
+once per learner decision, when it is made, and stores them with the decision, so a minibatch never recomputes the
+reference.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+import torch as th
+
+from envs.core.agent import Agent, call_agent
+from training.actor_critic import ILLEGAL, inputs, logits_and_values, masked_log_probs
+
+
+class Magnet(Protocol):
+    """A reference policy's action distribution."""
+
+    name: str
+    """What the reference is, for results (``heuristic``, ``snapshot@<decisions>``)."""
+
+    def log_probs(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``(B, num_actions) float32`` log-probabilities of the reference in each row (``obs``: the acting seat's
+        observations, ``mask``: its legal actions); about :data:`~training.actor_critic.ILLEGAL` off the legal
+        actions."""
+        ...
+
+
+class AgentMagnet:
+    """An agent's play as a distribution: ``stay`` on the action it takes, ``1 - stay`` shared equally by the other
+    legal actions (all of it on the one action where only one is legal)."""
+
+    def __init__(self, agent: Agent, stay: float) -> None:
+        if not 0.0 < stay < 1.0:
+            raise ValueError(f"the magnet's stay must be in (0, 1), got {stay!r}")
+        self.agent, self.stay = agent, float(stay)
+        self.name = getattr(agent, "name", type(agent).__name__)
+
+    def log_probs(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        chosen = np.asarray(call_agent(self.agent, obs, mask, rng), dtype=np.int64)
+        rows = np.arange(len(chosen))
+        others = mask.sum(axis=1) - 1
+        spread = np.log((1.0 - self.stay) / np.maximum(others, 1)).astype(np.float32)
+        out = np.where(mask, spread[:, None], np.float32(ILLEGAL)).astype(np.float32)
+        out[rows, chosen] = np.where(others > 0, np.log(self.stay), 0.0)
+        return out
+
+
+class PolicyMagnet:
+    """A frozen copy of a policy (the learner's at some point): its masked softmax."""
+
+    def __init__(self, policy: th.nn.Module, name: str) -> None:
+        self.policy, self.name = policy, name
+
+    def log_probs(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        with th.inference_mode():
+            logits, _ = logits_and_values(self.policy, inputs(self.policy, th.from_numpy(obs)))
+            return masked_log_probs(logits, th.from_numpy(mask)).numpy()
+
+
+def magnet_kl(probs: th.Tensor, log_probs: th.Tensor, reference: th.Tensor, mask: th.Tensor) -> th.Tensor:
+    """``(B,)`` KL(policy || reference) over the legal actions of each row, from the policy's probabilities and
+    log-probabilities ``(B, A)`` (masked: :func:`~training.actor_critic.mask_logits`) and the reference's
+    log-probabilities."""
+    terms = probs * (log_probs - reference)
+    return th.where(mask, terms, th.zeros_like(terms)).sum(dim=1)
