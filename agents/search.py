@@ -125,7 +125,8 @@ class SearchAgent(AgentBase):
     """Monte-Carlo search over sampled deals, the game's best bot finishing each (module docstring)."""
 
     name = "search"
-    version = 1
+    version = 2
+    """v2: Le triolet's sampler models every move of a step (its forced moves, C8), and its rollouts are compiled."""
     wants_seat_view = True
 
     def __init__(self, game: BatchedGame, playouts: int | None = DEFAULT_PLAYOUTS, ms: float | None = None,
@@ -341,11 +342,16 @@ class SearchAgent(AgentBase):
         game.step(state, actions)
         total += state.rewards[tables, seats]
         rng = np.random.default_rng(seed)
+        finish = getattr(self.rollout_policy, "finish", None)
         while True:
             live = np.flatnonzero(~state.done)
             if deal is not None and live.size:  # the deal's end: the next deal of the episode is not played
                 now = game.observe(state.take(live), seats[live])[:, deal_at]
                 live = live[now == deal[live]]
+            if finish is not None and live.size:  # the tables the policy plays to the end compiled (Le triolet)
+                done = finish(state, live)
+                total[done] += state.rewards[done, seats[done]]
+                live = np.setdiff1d(live, done)
             if not live.size:
                 return total
             sub = state.take(live)

@@ -34,6 +34,8 @@ from envs.triolet.actions import (
 )
 from envs.triolet.core import TrioletGame
 from envs.triolet.observation import swap_cards
+from envs.triolet.rollout import rollout_tables
+from envs.triolet.state import SWAP_PHASE, TrioletState
 
 _TWO, _SEVEN, _TEN = 0, 5, 8
 RANK_VALUE = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])
@@ -107,3 +109,15 @@ class TrioletHeuristic(AgentBase):
             rows = np.asarray(obs)[swapping]
             scores[swapping, SWAP:] = np.where(mask[swapping, SWAP:], self.swap_priorities(rows), -1.0)
         return np.argmax(scores, axis=1)
+
+    def finish(self, state: TrioletState, tables: np.ndarray) -> np.ndarray:
+        """Play the tables ``tables`` of ``state`` that are past the swap phase to their end, every seat playing
+        this bot, in one compiled call (:func:`envs.triolet.rollout.rollout_tables`: the play phase's choice is the
+        masked argmax of :attr:`priority` alone); returns those tables (their final rewards are in
+        ``state.rewards``). The swap phase's tables are left to :meth:`act`."""
+        tables = np.asarray(tables, np.int64)
+        playing = tables[state.phase[tables] != SWAP_PHASE]
+        if playing.size:
+            rec, rules, extra = self.game.kernel_args(state)
+            rollout_tables(rec, rules, extra, playing, self.priority)
+        return playing

@@ -26,6 +26,7 @@ forced moves inside a step — is left to the replay's check. Two decks (6 to 8 
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numba
 import numpy as np
@@ -42,10 +43,7 @@ _DEALT = 9
 
 
 def _cards(plane: np.ndarray) -> int:
-    out = 0
-    for c in np.flatnonzero(plane > 0.5).tolist():
-        out |= 1 << c
-    return out
+    return int.from_bytes(np.packbits(plane > 0.5, bitorder="little").tobytes(), "little")
 
 
 def _ids(mask: int) -> list[int]:
@@ -57,20 +55,31 @@ class _Reader:
 
     def __init__(self, obs: np.ndarray, n: int, me: int) -> None:
         self.obs, self.n, self.me = obs, n, me
+        self._faceup: dict[int, int] = {}
+        self._known: dict[int, int] = {}
 
     def _block(self, seat: int) -> int:
         return V.SEATS + V.SEAT_SIZE * ((seat - self.me) % self.n)
 
     def hand(self) -> int:
+        return self.own_hand
+
+    @functools.cached_property
+    def own_hand(self) -> int:
+        """The seat's own hand."""
         return _cards(self.obs[V.OWN_HAND : V.OWN_HAND + DECK_SIZE])
 
     def faceup(self, seat: int) -> int:
-        at = self._block(seat) + V.FACEUP
-        return _cards(self.obs[at : at + DECK_SIZE])
+        if seat not in self._faceup:
+            at = self._block(seat) + V.FACEUP
+            self._faceup[seat] = _cards(self.obs[at : at + DECK_SIZE])
+        return self._faceup[seat]
 
     def known(self, seat: int) -> int:
-        at = self._block(seat) + V.KNOWN
-        return _cards(self.obs[at : at + DECK_SIZE])
+        if seat not in self._known:
+            at = self._block(seat) + V.KNOWN
+            self._known[seat] = _cards(self.obs[at : at + DECK_SIZE])
+        return self._known[seat]
 
     def facedown(self, seat: int, slot: int) -> bool:
         return bool(self.obs[self._block(seat) + V.FACEDOWN + slot] > 0.5)
@@ -85,6 +94,11 @@ class _Reader:
         at = V.OWN_FACEUP_SLOTS + DECK_SIZE * slot
         hot = np.flatnonzero(self.obs[at : at + DECK_SIZE] > 0.5)
         return int(hot[0]) if hot.size else -1
+
+    @functools.cached_property
+    def seen(self) -> int:
+        """Every card this row shows anywhere (:meth:`visible`) or in the seat's hand."""
+        return self.visible() | self.hand()
 
     def visible(self) -> int:
         """Every card this row shows anywhere: the pile, the burned cards, every seat's face-up and known cards."""
@@ -171,7 +185,8 @@ class TrioletSampler(DealSampler):
         game, n, me = self.game, self.game.num_players, view.seat
         deck_size = len(game.deck_ids())
         hist = view.observations()
-        rows = [_Reader(row, n, me) for row in hist]
+        rows = view.cache.setdefault("triolet_rows", [])  # the readers of the rows, kept as the view grows
+        rows += [_Reader(row, n, me) for row in hist[len(rows):]]
         first = rows[0]
         dealer = first.dealer()
         fd = lambda p, j: 3 * p + j  # noqa: E731 - slot numbers, named for reading
@@ -266,11 +281,10 @@ class TrioletSampler(DealSampler):
         for e, (k, p, cards) in enumerate(events):
             events_at.setdefault(k, []).append((e, p, cards))
         for k in range(1, len(rows)):
-            before = rows[k - 1].visible() | rows[k - 1].hand()
+            before = rows[k - 1].seen
             new_visible = rows[k].visible() & ~before
             new_mine = rows[k].hand() & ~before
-            unseen = [c for c in range(DECK_SIZE) if not ((rows[k].visible() | rows[k].hand()) >> c) & 1
-                      and fixed[c] != -2]
+            unseen = [c for c in range(DECK_SIZE) if not (rows[k].seen >> c) & 1 and fixed[c] != -2]
             mine = [e for e, drawer, _ in events_at.get(k, []) if drawer == me]
             if sum(events[e][2] for e in mine) == bin(new_mine).count("1") and mine:
                 if len(mine) == 1 and not fix(new_mine, first_event + mine[0]):
