@@ -153,8 +153,8 @@ class SearchAgent(AgentBase):
         deal, and did not help in Flip Flop."""
         if infer and not self.types:  # the other seats are taken to play the rollout policy
             self.sampler.judges = (self.rollout_policy,)
-        self.own_style = next((i for i, t in enumerate(self.types) if t is not None and t.style == ROLLOUT[game.name]),
-                              0)
+        self.own_style = next((i for i, t in enumerate(self.types)
+                               if t is not None and getattr(t, "style", t.name) == ROLLOUT[game.name]), 0)
         """The index in :attr:`types` of the rollout policy: the searching seat's own play in the rollouts."""
         self.why_not = self.sampler.unsupported()
         """Why this game's configuration cannot be searched (``None``: it can); then every decision falls back."""
@@ -349,7 +349,8 @@ class SearchAgent(AgentBase):
                 now = game.observe(state.take(live), seats[live])[:, deal_at]
                 live = live[now == deal[live]]
             if finish is not None and live.size:  # the tables the policy plays to the end compiled (Le triolet)
-                done = finish(state, live)
+                styles = tuple(t.priority for t in self.types if t is not None) or None
+                done = finish(state, live, styles=styles, seat_style=seat_style, seed=seed)
                 total[done] += state.rewards[done, seats[done]]
                 live = np.setdiff1d(live, done)
             if not live.size:
@@ -368,9 +369,18 @@ MODEL_NOISE = 0.1
 from the sampled one): the likelihood of an action under a style is ``(1 - MODEL_NOISE) q + MODEL_NOISE / legal``."""
 
 
+TRIOLET_STYLES = ("heuristic", "specials", "pairs", "saver")
+"""Le triolet's models of another seat: the zoo's styles whose rollouts are compiled (not ``blocker``: its choice
+reads the next seat's cards left)."""
+
+
 def opponent_types(game: BatchedGame) -> list[Any]:
     """The candidate models of another seat's play: the zoo's styles (compiled), then ``None`` for random moves; the
     empty list for a game whose styles are not compiled (every seat then plays the rollout policy)."""
+    if game.name == "triolet":  # the zoo's styles that choose by their priorities alone (compiled finish)
+        from agents.zoo import bot_class
+
+        return [bot_class(game.name, style)(game) for style in TRIOLET_STYLES] + [None]
     if game.name != "tripoli":
         return []
     from agents.tripoli_rollout import STYLES, TripoliCompiled

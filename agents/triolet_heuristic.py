@@ -110,14 +110,20 @@ class TrioletHeuristic(AgentBase):
             scores[swapping, SWAP:] = np.where(mask[swapping, SWAP:], self.swap_priorities(rows), -1.0)
         return np.argmax(scores, axis=1)
 
-    def finish(self, state: TrioletState, tables: np.ndarray) -> np.ndarray:
-        """Play the tables ``tables`` of ``state`` that are past the swap phase to their end, every seat playing
-        this bot, in one compiled call (:func:`envs.triolet.rollout.rollout_tables`: the play phase's choice is the
-        masked argmax of :attr:`priority` alone); returns those tables (their final rewards are in
-        ``state.rewards``). The swap phase's tables are left to :meth:`act`."""
+    def finish(self, state: TrioletState, tables: np.ndarray, styles: tuple[np.ndarray, ...] | None = None,
+               seat_style: np.ndarray | None = None, seed: int = 0) -> np.ndarray:
+        """Play the tables ``tables`` of ``state`` that are past the swap phase to their end in one compiled call
+        (:func:`envs.triolet.rollout.rollout_tables`): every seat playing this bot (the play phase's choice is the
+        masked argmax of :attr:`priority` alone), or, with ``styles`` (priority tables of such bots) and
+        ``seat_style`` (``(state.batch_size, n)``), seat ``p`` of table ``b`` playing ``styles[seat_style[b, p]]``,
+        or random legal moves where it is -1. Returns the tables played (their final rewards are in
+        ``state.rewards``); the swap phase's are left to :meth:`act`."""
         tables = np.asarray(tables, np.int64)
         playing = tables[state.phase[tables] != SWAP_PHASE]
         if playing.size:
+            if styles is None or seat_style is None:
+                styles, seat_style = (self.priority,), np.zeros((state.batch_size, self.game.num_players), np.int64)
             rec, rules, extra = self.game.kernel_args(state)
-            rollout_tables(rec, rules, extra, playing, self.priority)
+            rollout_tables(rec, rules, extra, playing, np.stack(styles).astype(np.float32),
+                           np.ascontiguousarray(seat_style, np.int64), int(seed) % 2**32)
         return playing
