@@ -1,5 +1,5 @@
 """``search``: Monte-Carlo search over determinisations (perfect-information Monte-Carlo), for any game with a
-sampler (Tripoli and Flip Flop; :data:`SAMPLERS`).
+sampler (Tripoli, Le triolet with one deck and Flip Flop; :data:`SAMPLERS`).
 
 At each decision with more than one legal action:
 
@@ -8,17 +8,18 @@ At each decision with more than one legal action:
    of the deal that keeps a deal only if the seat would have seen exactly what it saw).
 2. **Try every candidate.** Every sampled deal is cloned once per candidate action; each clone plays its candidate
    and then the rest of the deal with the rollout policy at the seat's own place (the game's best hand-written bot;
-   compiled for Tripoli, :mod:`agents.tripoli_rollout`) and each other seat's *model* at theirs. All samples ×
-   candidates of all the tables of a call are one batch.
+   compiled for Tripoli, :mod:`agents.tripoli_rollout`, and Le triolet, :mod:`envs.triolet.rollout`) and each other
+   seat's *model* at theirs. All samples × candidates of all the tables of a call are one batch.
 3. **Choose** the candidate with the highest mean result — the seat's chips (stakes in Flip Flop) won from now to the
    end of the deal, over the same sampled deals for every candidate — if it beats the rollout policy's own choice by
    more than :data:`SWITCH_Z` standard errors of the paired difference; else the policy's choice.
 
-**The other seats' models** (where the game's bots are compiled: Tripoli). Each other seat is taken to play one of
-the zoo's styles or random moves; the sampler's replays measure how often each style, in that seat's place in a
-sampled deal, would have taken each public action it took, and :func:`type_posterior` turns that into a posterior
-per seat (prior: random play 0.1). Every sampled deal draws each seat's model from its posterior. Against the zoo's
-styles the models stay on the styles; against random players they move to random play as the deal goes on.
+**The other seats' models** (where the game's bots are compiled: Tripoli, and Le triolet's styles that play by
+their priorities, :data:`TRIOLET_STYLES`). Each other seat is taken to play one of the zoo's styles or random moves;
+the sampler's replays measure how often each style, in that seat's place in a sampled deal, would have taken each
+public action it took, and :func:`type_posterior` turns that into a posterior per seat (prior: random play 0.1).
+Every sampled deal draws each seat's model from its posterior. Against the zoo's styles the models stay on the
+styles; against random players they move to random play as the deal goes on.
 
 **What is searched.** Decisions whose rollout-policy choice is of a kind in :data:`NOT_SEARCHED` (Tripoli's poker
 selection) are left to the rollout policy, and those of a kind in :data:`GATED` (Tripoli's betting) are searched only

@@ -271,3 +271,25 @@ def test_the_compiled_finish_plays_as_the_heuristic() -> None:
                   tables=live)
     assert (compiled.rewards == stepped.rewards).all() and (compiled.winner == stepped.winner).all()
     assert (compiled.turns == stepped.turns).all()
+
+
+def test_the_compiled_finish_plays_each_seat_its_model() -> None:
+    """Random seats (-1) play legal moves to the end; a seat given the heuristic's priorities plays as the heuristic
+    (the finish of every seat playing it is the default)."""
+    state = GAME.init(np.arange(32, dtype=np.uint64))
+    rng = np.random.default_rng(1)
+    while (state.phase == 0).any():
+        live = np.flatnonzero(~state.done)
+        sub = state.take(live)
+        GAME.step(state, np.asarray(POLICY.act(GAME.observe(sub, sub.current_player), sub.legal_action_mask, rng)),
+                  tables=live)
+    styles = np.zeros((32, GAME.num_players), np.int64)
+    default, given = state.copy(), state.copy()
+    POLICY.finish(default, np.arange(32))
+    POLICY.finish(given, np.arange(32), styles=(POLICY.priority,), seat_style=styles)
+    assert (default.winner == given.winner).all() and (default.turns == given.turns).all()
+    styles[:, 1:] = -1
+    mixed = state.copy()
+    POLICY.finish(mixed, np.arange(32), styles=(POLICY.priority,), seat_style=styles, seed=5)
+    assert mixed.done.all() and (mixed.winner != default.winner).any()
+    assert (mixed.winner[~mixed.truncated] >= 0).all()

@@ -2,25 +2,31 @@
 
 The replay and the check are :class:`envs.core.sampling.DealSampler`'s; this module builds the *constraint model*
 of the cards the seat has not seen and draws stacked decks from it (:func:`envs.core.sampling.place_cards`). Only the
-view is read: the seat's observations and the public actions.
+view is read: the seat's observations and the public actions (each step's action and forced moves, C8).
+
+**Moves.** Every step is followed move by move on what is public (:func:`envs.triolet.moves.step_moves`: the action,
+then the step's forced moves): the top of the pile before each move, the mover's hand size and its draws.
 
 **Slots** (L3, the deck in dealing order). Seat ``p`` is dealt deck positions ``9p … 9p + 8``: three face-down
 cards (a slot each: a face-down card is turned by its slot), three face-up cards (a slot each) and three hand cards
-(one slot); the stock follows, drawn from the top (L10): each step's draws are a slot (the seat that drew them, when
-the public actions tell), and the cards still in the stock one more.
+(one slot); the stock follows, drawn from the top (L10): each move's draws are a slot of the seat that drew them
+(a step whose public replay does not add up has one slot for its draws, any seat's), and the cards still in the
+stock one more.
 
 **What is fixed.** The seat's dealt hand and face-up cards, its draws from the stock, its own face-down cards once
 turned; every face-up card is where it was dealt (the face-up cards are public, L17: a seat's three are its three
 face-up slots, each card in the slot a swap, L4, showed it in); a card swapped in from a hand that was not known to be
 there was dealt to that hand; a face-down card turned and played is that slot's.
 
-**What the public events imply.** A card another seat played from its hand that was not publicly known to be there
-came from its dealt hand, a stock draw of its own (or of a step whose drawer is not clear) before, or a face-down card
-it turned and could not play (which went into its hand unseen).
+**What the moves imply** of another seat's hand, whose unseen cards come from its dealt hand, its own draws before
+the move and the face-down cards it turned and could not play (which went into its hand unseen): a card it played
+that was not seen before came from there; an unseen card of the rank it played and of a lower suit was not there
+(the engine plays the lowest suits first); after a forced pick-up (L11) no unseen card that could go on the pile was
+there, after a forced play (C8: its one legal action) no other.
 
-The rest — a pick-up (the seat held nothing it could play), the place of a swapped hand card in the sorted hand, the
-forced moves inside a step — is left to the replay's check. Two decks (6 to 8 players) are refused by
-:meth:`TrioletSampler.unsupported`.
+The rest — whether a seat to decide had two legal actions, the place of a swapped hand card in the sorted hand
+(checked while drawing), the moves after a face-down card in the same step — is left to the replay's check. Two
+decks (6 to 8 players) are refused by :meth:`TrioletSampler.unsupported`.
 """
 
 from __future__ import annotations
