@@ -70,7 +70,8 @@ def replay(deck: np.ndarray, dealer: int, actions: list[int], game=GAME) -> Card
 
 
 def same_view(a: SeatView, b: SeatView) -> bool:
-    return a.actors == b.actors and a.actions == b.actions and np.array_equal(a.observations(), b.observations())
+    return (a.actors == b.actors and a.actions == b.actions and a.forced == b.forced
+            and np.array_equal(a.observations(), b.observations()))
 
 
 def seen_cards(view: SeatView) -> set[int]:
