@@ -1,5 +1,5 @@
 """``search``: Monte-Carlo search over determinisations (perfect-information Monte-Carlo), for any game with a
-sampler (Tripoli and Flip Flop; :data:`SAMPLERS`).
+sampler (Tripoli, Le triolet with one deck and Flip Flop; :data:`SAMPLERS`).
 
 At each decision with more than one legal action:
 
@@ -8,17 +8,18 @@ At each decision with more than one legal action:
    of the deal that keeps a deal only if the seat would have seen exactly what it saw).
 2. **Try every candidate.** Every sampled deal is cloned once per candidate action; each clone plays its candidate
    and then the rest of the deal with the rollout policy at the seat's own place (the game's best hand-written bot;
-   compiled for Tripoli, :mod:`agents.tripoli_rollout`) and each other seat's *model* at theirs. All samples ×
-   candidates of all the tables of a call are one batch.
+   compiled for Tripoli, :mod:`agents.tripoli_rollout`, and Le triolet, :mod:`envs.triolet.rollout`) and each other
+   seat's *model* at theirs. All samples × candidates of all the tables of a call are one batch.
 3. **Choose** the candidate with the highest mean result — the seat's chips (stakes in Flip Flop) won from now to the
    end of the deal, over the same sampled deals for every candidate — if it beats the rollout policy's own choice by
    more than :data:`SWITCH_Z` standard errors of the paired difference; else the policy's choice.
 
-**The other seats' models** (where the game's bots are compiled: Tripoli). Each other seat is taken to play one of
-the zoo's styles or random moves; the sampler's replays measure how often each style, in that seat's place in a
-sampled deal, would have taken each public action it took, and :func:`type_posterior` turns that into a posterior
-per seat (prior: random play 0.1). Every sampled deal draws each seat's model from its posterior. Against the zoo's
-styles the models stay on the styles; against random players they move to random play as the deal goes on.
+**The other seats' models** (where the game's bots are compiled: Tripoli, and Le triolet's styles that play by
+their priorities, :data:`TRIOLET_STYLES`). Each other seat is taken to play one of the zoo's styles or random moves;
+the sampler's replays measure how often each style, in that seat's place in a sampled deal, would have taken each
+public action it took, and :func:`type_posterior` turns that into a posterior per seat (prior: random play 0.1).
+Every sampled deal draws each seat's model from its posterior. Against the zoo's styles the models stay on the
+styles; against random players they move to random play as the deal goes on.
 
 **What is searched.** Decisions whose rollout-policy choice is of a kind in :data:`NOT_SEARCHED` (Tripoli's poker
 selection) are left to the rollout policy, and those of a kind in :data:`GATED` (Tripoli's betting) are searched only
@@ -125,7 +126,8 @@ class SearchAgent(AgentBase):
     """Monte-Carlo search over sampled deals, the game's best bot finishing each (module docstring)."""
 
     name = "search"
-    version = 1
+    version = 2
+    """v2: Le triolet's sampler models every move of a step (its forced moves, C8), and its rollouts are compiled."""
     wants_seat_view = True
 
     def __init__(self, game: BatchedGame, playouts: int | None = DEFAULT_PLAYOUTS, ms: float | None = None,
@@ -152,8 +154,8 @@ class SearchAgent(AgentBase):
         deal, and did not help in Flip Flop."""
         if infer and not self.types:  # the other seats are taken to play the rollout policy
             self.sampler.judges = (self.rollout_policy,)
-        self.own_style = next((i for i, t in enumerate(self.types) if t is not None and t.style == ROLLOUT[game.name]),
-                              0)
+        self.own_style = next((i for i, t in enumerate(self.types)
+                               if t is not None and getattr(t, "style", t.name) == ROLLOUT[game.name]), 0)
         """The index in :attr:`types` of the rollout policy: the searching seat's own play in the rollouts."""
         self.why_not = self.sampler.unsupported()
         """Why this game's configuration cannot be searched (``None``: it can); then every decision falls back."""
@@ -341,11 +343,17 @@ class SearchAgent(AgentBase):
         game.step(state, actions)
         total += state.rewards[tables, seats]
         rng = np.random.default_rng(seed)
+        finish = getattr(self.rollout_policy, "finish", None)
         while True:
             live = np.flatnonzero(~state.done)
             if deal is not None and live.size:  # the deal's end: the next deal of the episode is not played
                 now = game.observe(state.take(live), seats[live])[:, deal_at]
                 live = live[now == deal[live]]
+            if finish is not None and live.size:  # the tables the policy plays to the end compiled (Le triolet)
+                styles = tuple(t.priority for t in self.types if t is not None) or None
+                done = finish(state, live, styles=styles, seat_style=seat_style, seed=seed)
+                total[done] += state.rewards[done, seats[done]]
+                live = np.setdiff1d(live, done)
             if not live.size:
                 return total
             sub = state.take(live)
@@ -362,9 +370,18 @@ MODEL_NOISE = 0.1
 from the sampled one): the likelihood of an action under a style is ``(1 - MODEL_NOISE) q + MODEL_NOISE / legal``."""
 
 
+TRIOLET_STYLES = ("heuristic", "specials", "pairs", "saver")
+"""Le triolet's models of another seat: the zoo's styles whose rollouts are compiled (not ``blocker``: its choice
+reads the next seat's cards left)."""
+
+
 def opponent_types(game: BatchedGame) -> list[Any]:
     """The candidate models of another seat's play: the zoo's styles (compiled), then ``None`` for random moves; the
     empty list for a game whose styles are not compiled (every seat then plays the rollout policy)."""
+    if game.name == "triolet":  # the zoo's styles that choose by their priorities alone (compiled finish)
+        from agents.zoo import bot_class
+
+        return [bot_class(game.name, style)(game) for style in TRIOLET_STYLES] + [None]
     if game.name != "tripoli":
         return []
     from agents.tripoli_rollout import STYLES, TripoliCompiled

@@ -123,6 +123,8 @@ class TrioletBlocker(TrioletHeuristic):
     version = 1
     threat_at = 3
     """Block when the next player holds at most this many cards in all."""
+    finish = None
+    """Its choice reads more than the priorities: no compiled finish (:meth:`TrioletHeuristic.finish`)."""
 
     def __init__(self, game: TrioletGame) -> None:
         super().__init__(game)

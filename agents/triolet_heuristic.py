@@ -34,6 +34,8 @@ from envs.triolet.actions import (
 )
 from envs.triolet.core import TrioletGame
 from envs.triolet.observation import swap_cards
+from envs.triolet.rollout import rollout_tables
+from envs.triolet.state import SWAP_PHASE, TrioletState
 
 _TWO, _SEVEN, _TEN = 0, 5, 8
 RANK_VALUE = np.array([10, 0, 1, 2, 3, 11, 4, 5, 12, 6, 7, 8, 9])
@@ -107,3 +109,21 @@ class TrioletHeuristic(AgentBase):
             rows = np.asarray(obs)[swapping]
             scores[swapping, SWAP:] = np.where(mask[swapping, SWAP:], self.swap_priorities(rows), -1.0)
         return np.argmax(scores, axis=1)
+
+    def finish(self, state: TrioletState, tables: np.ndarray, styles: tuple[np.ndarray, ...] | None = None,
+               seat_style: np.ndarray | None = None, seed: int = 0) -> np.ndarray:
+        """Play the tables ``tables`` of ``state`` that are past the swap phase to their end in one compiled call
+        (:func:`envs.triolet.rollout.rollout_tables`): every seat playing this bot (the play phase's choice is the
+        masked argmax of :attr:`priority` alone), or, with ``styles`` (priority tables of such bots) and
+        ``seat_style`` (``(state.batch_size, n)``), seat ``p`` of table ``b`` playing ``styles[seat_style[b, p]]``,
+        or random legal moves where it is -1. Returns the tables played (their final rewards are in
+        ``state.rewards``); the swap phase's are left to :meth:`act`."""
+        tables = np.asarray(tables, np.int64)
+        playing = tables[state.phase[tables] != SWAP_PHASE]
+        if playing.size:
+            if styles is None or seat_style is None:
+                styles, seat_style = (self.priority,), np.zeros((state.batch_size, self.game.num_players), np.int64)
+            rec, rules, extra = self.game.kernel_args(state)
+            rollout_tables(rec, rules, extra, playing, np.stack(styles).astype(np.float32),
+                           np.ascontiguousarray(seat_style, np.int64), int(seed) % 2**32)
+        return playing

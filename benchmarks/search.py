@@ -11,7 +11,8 @@ played at once (each call answers the decisions of every table where seat 0 is t
 agent's ``act`` — wall-clock and CPU (``time.process_time``, this process) — and divided by the decisions it
 searched (those with more than one legal action; the others cost nothing). Also reported: playouts and sampled deals
 per searched decision and the sampler's acceptance (deals that reproduced the seat's view / deals drawn).
-Written to ``search.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
+Written to ``search.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``), keeping the entries of
+the games and specs not measured this time.
 """
 
 from __future__ import annotations
@@ -56,6 +57,15 @@ def measure(game, spec: str, tables: int, rounds: int, seed: int) -> dict:
     }
 
 
+def merged(path: Path, rows: list[dict]) -> list[dict]:
+    """The rows already in ``path`` (if any) with ``rows`` in place of those of the same game, table size and agent
+    spec: measuring one game, or another budget, keeps the others' numbers."""
+    key = lambda row: (row["game"], row["num_players"], row["agent"])  # noqa: E731
+    new = {key(row) for row in rows}
+    old = json.loads(path.read_text())["results"] if path.exists() else []
+    return [row for row in old if key(row) not in new] + rows
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", default=",".join(SAMPLERS), help="games, comma-separated (default: every game with a "
@@ -89,6 +99,7 @@ def main(argv: list[str] | None = None) -> dict:
         "results": rows,
     }
     out = args.out or results_dir(args.commit) / "search.json"
+    report["results"] = merged(out, rows)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {out}")

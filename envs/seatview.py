@@ -8,7 +8,9 @@ and every public event of the deal so far — to draw deals consistent with it (
   starting with its observation when the deal began;
 - the **actions** taken at every step, by whom: public actions as they were taken, and ``-1`` for a choice of another
   seat that the others do not see (the game's secret actions, e.g. Tripoli's poker selection, T12; the public view's
-  ``secret_actions``). The seat's own actions are all kept.
+  ``secret_actions``). The seat's own actions are all kept;
+- the **forced moves** each step made after its action (C8: the engine plays them, and reports them to every face in
+  order, seat and action; secret ones of another seat as ``-1``).
 
 It never holds the game state: the places that call agents keep the views (:class:`SeatViews`) and feed them the
 observation of the tracked seat after each step — the same observation the seat's agent would get. A new deal of a
@@ -61,6 +63,8 @@ class SeatView:
     """The seat that acted at each step of the deal."""
     actions: list[int] = dataclasses.field(default_factory=list)
     """The action of each step (``-1``: a secret choice of another seat)."""
+    forced: list[tuple[tuple[int, int], ...]] = dataclasses.field(default_factory=list)
+    """The forced moves of each step after its action (C8), in order: ``(seat, action)`` (``-1``: secret)."""
     deal: int = 0
     """Number of the deal (0-based), from the observation."""
     cache: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -85,14 +89,15 @@ class SeatView:
         out.flags.writeable = False
         return out
 
-    def add(self, actor: int, action: int, obs: np.ndarray) -> None:
-        """One step of the deal: ``actor`` took ``action`` (already ``-1`` if it is secret to this seat) and the seat
-        now observes ``obs``."""
+    def add(self, actor: int, action: int, obs: np.ndarray, forced: tuple[tuple[int, int], ...] = ()) -> None:
+        """One step of the deal: ``actor`` took ``action`` (already ``-1`` if it is secret to this seat), the engine
+        then made the ``forced`` moves (seat, action) and the seat now observes ``obs``."""
         obs = np.asarray(obs, np.float32)
         idx = np.flatnonzero(obs != self._last).astype(np.int32)
         self._changes.append((idx, obs[idx].copy()))
         self.actors.append(int(actor))
         self.actions.append(int(action))
+        self.forced.append(tuple((int(p), int(a)) for p, a in forced))
         self._last = obs.copy()
         self._dense = None
 
@@ -168,6 +173,7 @@ class SeatViews:
             return
         acted = dict(zip(keys.tolist(), zip(np.asarray(actors).tolist(), np.asarray(actions).tolist(), strict=True),
                          strict=True))
+        pos_of = dict(zip(keys.tolist(), pos.tolist(), strict=True))
         for k, s, obs in self._observe(state, pos, keys):
             actor, action = acted[k]
             view = self._views[(k, s)]
@@ -175,7 +181,16 @@ class SeatViews:
             if deal != view.deal:  # the step ended the deal and dealt the next: a new history
                 self._views[(k, s)] = self._new(s, obs)
                 continue
-            view.add(actor, -1 if actor != s and self.secret[action] else action, obs)
+            shown = -1 if actor != s and self.secret[action] else action
+            view.add(actor, shown, obs, self._forced(state, pos_of[k], s))
+
+    def _forced(self, state: BatchState, p: int, seat: int) -> tuple[tuple[int, int], ...]:
+        """The forced moves the last step made at the table at ``p`` (C8, public), as ``seat`` sees them."""
+        moves = []
+        for i in range(int(state.forced_count[p])):
+            who, act = int(state.forced_seat[p, i]), int(state.forced_action[p, i])
+            moves.append((who, -1 if who != seat and self.secret[act] else act))
+        return tuple(moves)
 
     def views(self, keys: np.ndarray, seats: np.ndarray) -> list[SeatView]:
         """The view of seat ``seats[i]`` at table ``keys[i]``, for each ``i`` (each must be tracked)."""

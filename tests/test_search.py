@@ -216,8 +216,8 @@ def test_the_sampler_takes_views_and_a_view_holds_no_state() -> None:
     for name, value in vars(view).items():
         assert not isinstance(value, BatchState), name
         for part in (value if isinstance(value, list) else [value]):
-            if isinstance(part, tuple):
-                part = part[0]
+            if isinstance(part, tuple):  # a changes entry (indices, values) or a step's forced moves
+                part = part[0] if part else None
             if isinstance(part, np.ndarray):
                 assert not any(np.shares_memory(part, a) for a in state_arrays), name
     # the view's observations are exactly what the seat was shown

@@ -14,9 +14,9 @@ two parts:
 2. **Replay and check** (here, :meth:`DealSampler.sample`): every drawn deck is dealt with ``init(decks=...,
    dealers=...)`` and the deal's actions are replayed — the public ones as they were taken, the other seats' secret
    choices (Tripoli's poker selection) drawn from a policy in the sampled deal (:meth:`DealSampler.secret_choice`).
-   A sample is kept only if the seat's observation after every step, and at the start, is the one it saw, and the
-   same seats acted; the others are rejected. All samples of all views are replayed as one batch: one ``step`` and
-   one ``observe`` per step of the longest history.
+   A sample is kept only if the seat's observation after every step, and at the start, is the one it saw, the
+   same seats acted and every step made the same forced moves (C8; public); the others are rejected. All samples of
+   all views are replayed as one batch: one ``step`` and one ``observe`` per step of the longest history.
 
 The acceptance rate (kept / drawn) is counted per view and kept in its ``cache`` so that the next decision draws
 about as many decks as it needs; a view with no sample after ``max_rounds`` rounds gets none (its searcher falls back
@@ -164,6 +164,32 @@ def write_deck(loc, slot_of_position, deck):
 
 
 # ----- replaying -----------------------------------------------------------------------------------------------------
+def _forced_arrays(views: list, longest: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The forced moves of the views' steps: ``(V, longest)`` counts and ``(V, longest, most)`` seats and actions
+    (``-1`` beyond the count; an action ``-1`` is secret)."""
+    most = max([len(f) for v in views for f in v.forced] + [1])
+    count = np.zeros((len(views), longest), np.int64)
+    seats = np.full((len(views), longest, most), -1, np.int64)
+    acts = np.full((len(views), longest, most), -1, np.int64)
+    for v, view in enumerate(views):
+        for k, moves in enumerate(view.forced):
+            count[v, k] = len(moves)
+            for i, (p, a) in enumerate(moves):
+                seats[v, k, i], acts[v, k, i] = p, a
+    return count, seats, acts
+
+
+def _same_forced(state: BatchState, tables: np.ndarray, count: np.ndarray, seats: np.ndarray,
+                 acts: np.ndarray) -> np.ndarray:
+    """Whether the last step at ``tables`` made the forced moves given (``count``, ``seats``, ``acts`` per table;
+    a secret action ``-1`` matches any)."""
+    same = state.forced_count[tables] == count
+    m = min(seats.shape[1], state.forced_seat.shape[1])
+    got_s, got_a = state.forced_seat[tables, :m], state.forced_action[tables, :m]
+    inside = np.arange(m)[None, :] < count[:, None]
+    same &= (~inside | ((got_s == seats[:, :m]) & ((acts[:, :m] < 0) | (got_a == acts[:, :m])))).all(axis=1)
+    return same
+
 class DealSampler:
     """The replay-and-check half of a game's sampler (module docstring). A game's sampler implements
     :meth:`draw` (and :meth:`unsupported`, and :meth:`secret_choice` if its secret choices must agree with later
@@ -322,6 +348,7 @@ class DealSampler:
         for v, view in enumerate(views):
             actors[v, : len(view)] = view.actors
             actions[v, : len(view)] = view.actions
+        forced_count, forced_seat, forced_action = _forced_arrays(views, max(longest, 1))
         ok = np.ones(t_count, bool)
         played = np.full((t_count, max(longest, 1)), -1, np.int64)
         agree = np.full((t_count, max(longest, 1), max(len(self.judges), 1)), np.nan, np.float32)
@@ -378,6 +405,8 @@ class DealSampler:
                     logw[live[weighed[at]]] += np.where(count[at] > 1, np.log(like), 0.0)
             played[live, k] = act
             game.step(state, act, tables=live)
+            ok[live] &= _same_forced(state, live, forced_count[owner[live], k], forced_seat[owner[live], k],
+                                     forced_action[owner[live], k])
             obs = game.observe(state.take(live), seat[live]) if live.size < t_count else game.observe(state, seat)
             ok[live] &= (obs == stacked[offsets[owner[live]] + k + 1]).all(axis=1)
         ok &= state.current_player == seat

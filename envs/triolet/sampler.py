@@ -2,30 +2,37 @@
 
 The replay and the check are :class:`envs.core.sampling.DealSampler`'s; this module builds the *constraint model*
 of the cards the seat has not seen and draws stacked decks from it (:func:`envs.core.sampling.place_cards`). Only the
-view is read: the seat's observations and the public actions.
+view is read: the seat's observations and the public actions (each step's action and forced moves, C8).
+
+**Moves.** Every step is followed move by move on what is public (:func:`envs.triolet.moves.step_moves`: the action,
+then the step's forced moves): the top of the pile before each move, the mover's hand size and its draws.
 
 **Slots** (L3, the deck in dealing order). Seat ``p`` is dealt deck positions ``9p … 9p + 8``: three face-down
 cards (a slot each: a face-down card is turned by its slot), three face-up cards (a slot each) and three hand cards
-(one slot); the stock follows, drawn from the top (L10): each step's draws are a slot (the seat that drew them, when
-the public actions tell), and the cards still in the stock one more.
+(one slot); the stock follows, drawn from the top (L10): each move's draws are a slot of the seat that drew them
+(a step whose public replay does not add up has one slot for its draws, any seat's), and the cards still in the
+stock one more.
 
 **What is fixed.** The seat's dealt hand and face-up cards, its draws from the stock, its own face-down cards once
 turned; every face-up card is where it was dealt (the face-up cards are public, L17: a seat's three are its three
 face-up slots, each card in the slot a swap, L4, showed it in); a card swapped in from a hand that was not known to be
 there was dealt to that hand; a face-down card turned and played is that slot's.
 
-**What the public events imply.** A card another seat played from its hand that was not publicly known to be there
-came from its dealt hand, a stock draw of its own (or of a step whose drawer is not clear) before, or a face-down card
-it turned and could not play (which went into its hand unseen).
+**What the moves imply** of another seat's hand, whose unseen cards come from its dealt hand, its own draws before
+the move and the face-down cards it turned and could not play (which went into its hand unseen): a card it played
+that was not seen before came from there; an unseen card of the rank it played and of a lower suit was not there
+(the engine plays the lowest suits first); after a forced pick-up (L11) no unseen card that could go on the pile was
+there, after a forced play (C8: its one legal action) no other.
 
-The rest — a pick-up (the seat held nothing it could play), the place of a swapped hand card in the sorted hand, the
-forced moves inside a step — is left to the replay's check. Two decks (6 to 8 players) are refused by
-:meth:`TrioletSampler.unsupported`.
+The rest — whether a seat to decide had two legal actions, the place of a swapped hand card in the sorted hand
+(checked while drawing), the moves after a face-down card in the same step — is left to the replay's check. Two
+decks (6 to 8 players) are refused by :meth:`TrioletSampler.unsupported`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numba
 import numpy as np
@@ -35,16 +42,14 @@ from envs.core.sampling import DealSampler, place_cards, write_deck
 from envs.seatview import SeatView
 from envs.triolet import observation as V
 from envs.triolet.actions import HAND_SIZE, MAX_COPIES, PICK_UP, PLAY_FACEDOWN, PLAY_FACEUP, PLAYABLE, SWAP
+from envs.triolet.moves import Move, step_moves
 
 _DEALT = 9
 """Cards dealt to each seat (L3)."""
 
 
 def _cards(plane: np.ndarray) -> int:
-    out = 0
-    for c in np.flatnonzero(plane > 0.5).tolist():
-        out |= 1 << c
-    return out
+    return int.from_bytes(np.packbits(plane > 0.5, bitorder="little").tobytes(), "little")
 
 
 def _ids(mask: int) -> list[int]:
@@ -56,20 +61,31 @@ class _Reader:
 
     def __init__(self, obs: np.ndarray, n: int, me: int) -> None:
         self.obs, self.n, self.me = obs, n, me
+        self._faceup: dict[int, int] = {}
+        self._known: dict[int, int] = {}
 
     def _block(self, seat: int) -> int:
         return V.SEATS + V.SEAT_SIZE * ((seat - self.me) % self.n)
 
     def hand(self) -> int:
+        return self.own_hand
+
+    @functools.cached_property
+    def own_hand(self) -> int:
+        """The seat's own hand."""
         return _cards(self.obs[V.OWN_HAND : V.OWN_HAND + DECK_SIZE])
 
     def faceup(self, seat: int) -> int:
-        at = self._block(seat) + V.FACEUP
-        return _cards(self.obs[at : at + DECK_SIZE])
+        if seat not in self._faceup:
+            at = self._block(seat) + V.FACEUP
+            self._faceup[seat] = _cards(self.obs[at : at + DECK_SIZE])
+        return self._faceup[seat]
 
     def known(self, seat: int) -> int:
-        at = self._block(seat) + V.KNOWN
-        return _cards(self.obs[at : at + DECK_SIZE])
+        if seat not in self._known:
+            at = self._block(seat) + V.KNOWN
+            self._known[seat] = _cards(self.obs[at : at + DECK_SIZE])
+        return self._known[seat]
 
     def facedown(self, seat: int, slot: int) -> bool:
         return bool(self.obs[self._block(seat) + V.FACEDOWN + slot] > 0.5)
@@ -84,6 +100,11 @@ class _Reader:
         at = V.OWN_FACEUP_SLOTS + DECK_SIZE * slot
         hot = np.flatnonzero(self.obs[at : at + DECK_SIZE] > 0.5)
         return int(hot[0]) if hot.size else -1
+
+    @functools.cached_property
+    def seen(self) -> int:
+        """Every card this row shows anywhere (:meth:`visible`) or in the seat's hand."""
+        return self.visible() | self.hand()
 
     def visible(self) -> int:
         """Every card this row shows anywhere: the pile, the burned cards, every seat's face-up and known cards."""
@@ -170,27 +191,24 @@ class TrioletSampler(DealSampler):
         game, n, me = self.game, self.game.num_players, view.seat
         deck_size = len(game.deck_ids())
         hist = view.observations()
-        rows = [_Reader(row, n, me) for row in hist]
+        rows = view.cache.setdefault("triolet_rows", [])  # the readers of the rows, kept as the view grows
+        rows += [_Reader(row, n, me) for row in hist[len(rows):]]
         first = rows[0]
         dealer = first.dealer()
         fd = lambda p, j: 3 * p + j  # noqa: E731 - slot numbers, named for reading
         fu = lambda p, j: 3 * n + 3 * p + j  # noqa: E731
         hand_slot = lambda p: 6 * n + p  # noqa: E731
-        # the stock's draws, step by step: (step, drawer or -1, cards)
+        # the stock's draws, move by move: (step, drawer or -1, cards)
         events: list[tuple[int, int, int]] = []
+        steps: list[list[Move]] = [[]]
         for k in range(1, len(rows)):
+            moves, exact = step_moves(view, hist, k)
+            steps.append(moves)
             fell = rows[k - 1].stock() - rows[k].stock()
-            if fell <= 0:
-                continue
-            p, a = view.actors[k - 1], view.actions[k - 1]
-            mine = 0
-            if 0 <= a < PLAY_FACEUP:  # a play from the hand is followed by the player's draws (L10)
-                need = max(HAND_SIZE - (rows[k - 1].hand_count(p) - (a % MAX_COPIES + 1)), 0)
-                mine = min(need, fell)
-            if mine:
-                events.append((k, p, mine))
-            if fell - mine:
-                events.append((k, -1, fell - mine))
+            if exact:
+                events += [(k, m.seat, m.drew) for m in moves if m.drew]
+            elif fell > 0:
+                events.append((k, -1, fell))
         first_event = 7 * n
         undrawn = first_event + len(events)
         nslots = undrawn + 1
@@ -269,47 +287,35 @@ class TrioletSampler(DealSampler):
         for e, (k, p, cards) in enumerate(events):
             events_at.setdefault(k, []).append((e, p, cards))
         for k in range(1, len(rows)):
-            p, a = view.actors[k - 1], view.actions[k - 1]
-            before = rows[k - 1].visible() | rows[k - 1].hand()
+            before = rows[k - 1].seen
             new_visible = rows[k].visible() & ~before
             new_mine = rows[k].hand() & ~before
-            for e, drawer, cards in events_at.get(k, []):
-                if drawer == me and bin(new_mine).count("1") == cards and not fix(new_mine, first_event + e):
+            unseen = [c for c in range(DECK_SIZE) if not (rows[k].seen >> c) & 1 and fixed[c] != -2]
+            mine = [e for e, drawer, _ in events_at.get(k, []) if drawer == me]
+            if sum(events[e][2] for e in mine) == bin(new_mine).count("1") and mine:
+                if len(mine) == 1 and not fix(new_mine, first_event + mine[0]):
                     return fail("a card the seat drew is seen elsewhere")
-            if PLAY_FACEDOWN <= a < PICK_UP:
-                slot = a - PLAY_FACEDOWN
-                if p == me:
-                    turned = new_visible | new_mine
-                    if bin(turned).count("1") == 1 and not fix(turned, fd(me, slot)):
+                for c in _ids(new_mine):
+                    domain[c] &= sum(1 << (first_event + e) for e in mine)
+            turns = [m for m in steps[k] if PLAY_FACEDOWN <= m.action < PICK_UP]
+            if len(turns) == 1:  # the step's one face-down card, seen if it was played (or, the seat's, in its hand)
+                p, slot = turns[0].seat, turns[0].action - PLAY_FACEDOWN
+                turned = new_visible | new_mine if p == me else new_visible
+                if bin(turned).count("1") == 1 and (p == me or rows[k].hand_count(p) <= rows[k - 1].hand_count(p)):
+                    if not fix(turned, fd(p, slot)):
                         return fail("a turned face-down card is seen elsewhere")
-                elif bin(new_visible).count("1") == 1 and rows[k].hand_count(p) <= rows[k - 1].hand_count(p):
-                    if not fix(new_visible, fd(p, slot)):
-                        return fail("a turned face-down card is seen elsewhere")
-            elif 0 <= a < PLAY_FACEUP:  # cards played from the hand
-                rank, more = divmod(a, MAX_COPIES)
-                played = [c for c in _ids(new_visible) if c % 13 == rank]
-                if len(played) == more + 1 and p != me:  # this play's cards alone (no forced play of that rank)
-                    for c in played:
-                        if not (rows[k - 1].known(p) >> c) & 1 and fixed[c] < 0:
-                            domain[c] &= sources[p]
-                burned = _cards(hist[k][V.BURNED : V.BURNED + DECK_SIZE]) & ~_cards(
-                    hist[k - 1][V.BURNED : V.BURNED + DECK_SIZE])
-                q = (p - 1) % n  # the next player (L5): taking the pile with these cards on top, it could play nothing
-                took = rows[k].known(q) & ~rows[k - 1].known(q)
-                if (played and not burned and q != me and rows[k - 1].hand_count(q) > 0
-                        and any((took >> c) & 1 for c in played)):
-                    seen = rows[k].visible() | rows[k].hand()
-                    for c in range(DECK_SIZE):
-                        if PLAYABLE[rank + 1, c % 13] and not (seen >> c) & 1 and fixed[c] != -2:
-                            domain[c] &= ~sources[q]
+            drawn = iter(e for e, _, _ in events_at.get(k, []))
+            for m in steps[k]:
+                if not m.lost and m.seat != me:
+                    self._infer(m, steps[k], rows[k - 1], rows[k], new_visible, unseen, sources[m.seat], fixed, domain)
+                if m.drew and not m.lost:
+                    sources[m.seat] |= 1 << (first_event + next(drawn))
             for q in range(n):  # a face-down card turned (decided or forced) may have gone into the hand unseen
                 for j in range(HAND_SIZE):
                     if rows[k - 1].facedown(q, j) and not rows[k].facedown(q, j):
                         sources[q] |= 1 << fd(q, j)
             for e, drawer, _ in events_at.get(k, []):
-                if drawer >= 0:
-                    sources[drawer] |= 1 << (first_event + e)
-                else:
+                if drawer < 0:
                     for q in range(n):
                         sources[q] |= 1 << (first_event + e)
         for c in range(DECK_SIZE):
@@ -317,6 +323,37 @@ class TrioletSampler(DealSampler):
                 return fail("a card is fixed where the public events say it cannot be")
         return TrioletModel(dealer, fixed, domain, sizes, slot_of_position,
                             np.array(places, np.int64).reshape(len(places), 4))
+
+    @staticmethod
+    def _infer(m: Move, moves: list[Move], before: _Reader, after: _Reader, new_visible: int, unseen: list[int],
+               source: int, fixed: np.ndarray, domain: np.ndarray) -> None:
+        """Narrow ``domain`` by what move ``m`` of another seat says of its hand (whose unseen cards are in the slots
+        of the mask ``source``): a card it played that was not known to be there came from those slots; a card
+        below the ones it played of that rank was not there (the lowest suits go first); a forced play (its one
+        playable card) or a pick-up (none) leaves no other playable card there (L6, L11)."""
+        a = m.action
+        playable = [c for c in unseen if PLAYABLE[m.top + 1, c % 13]]
+        if a == PICK_UP and m.hand > 0:
+            for c in playable:
+                domain[c] &= ~source
+        if not 0 <= a < PLAY_FACEUP:
+            return
+        rank = a // MAX_COPIES
+        same_rank = [x for x in moves if 0 <= x.action < PLAY_FACEUP and x.action // MAX_COPIES == rank]
+        alone = len(same_rank) == 1 and not any(PLAY_FACEDOWN <= x.action < PICK_UP for x in moves)
+        shown = [c for c in _ids(new_visible) if c % 13 == rank]  # unseen before: from the unseen part of the hand
+        known = [c for c in _ids(before.known(m.seat) & ~after.known(m.seat)) if c % 13 == rank]
+        if alone and shown + known:
+            for c in shown:
+                if fixed[c] < 0:
+                    domain[c] &= source
+            played = max(shown + known)
+            for c in unseen:
+                if c % 13 == rank and c < played:
+                    domain[c] &= ~source
+        if m.forced:
+            for c in playable:
+                domain[c] &= ~source
 
     def draw(self, view: SeatView, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         model = self.model(view)
