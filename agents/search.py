@@ -329,12 +329,13 @@ class SearchAgent(AgentBase):
         balance). ``seat_style[t, p]``: the index in :attr:`types` of the model seat ``p`` plays at table ``t`` (-1:
         random moves; ``None``: every seat plays the rollout policy)."""
         game, tables = self.game, np.arange(state.batch_size)
-        if hasattr(state, "balance") and hasattr(self.rollout_policy, "rollout"):
-            before = state.balance[tables, seats].astype(np.float64)
+        money = next((m for m in ("balance", "bank") if hasattr(state, m)), None)
+        if money is not None and hasattr(self.rollout_policy, "rollout"):
+            before = getattr(state, money)[tables, seats].astype(np.float64)
             game.step(state, actions)
             styles = tuple(t.policy for t in self.types if t is not None) or None
             self.rollout_policy.rollout(state, tables, styles=styles, seat_style=seat_style, seed=seed)
-            return state.balance[tables, seats] - before
+            return getattr(state, money)[tables, seats] - before
         deal_at = deal_index(game)
         deal = None if deal_at is None else game.observe(state, seats)[:, deal_at].copy()
         total = np.zeros(state.batch_size)

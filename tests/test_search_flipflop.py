@@ -166,3 +166,19 @@ def test_search_plays_flipflop_legally() -> None:
     agent = make_agent("search:8", sessions)
     assert agent.why_not is not None  # sessions are not sampled: the heuristic plays
     evaluate(sessions, [agent] + [make_agent("heuristic", sessions)] * 2, deals=3, batch_size=3)
+
+
+def test_the_compiled_rollout_plays_as_the_heuristic_step_by_step() -> None:
+    state = GAME.init(np.arange(24, dtype=np.uint64))
+    rng = np.random.default_rng(0)
+    for _ in range(int(rng.integers(0, 12))):  # a few random moves first: the rollouts start mid-deal
+        live = np.flatnonzero(~state.done)
+        GAME.step(state, make_agent("random", GAME).act(None, state.legal_action_mask[live], rng), tables=live)
+    compiled, stepped = state.copy(), state.copy()
+    POLICY.rollout(compiled, np.arange(24))
+    while not stepped.done.all():
+        live = np.flatnonzero(~stepped.done)
+        sub = stepped.take(live)
+        GAME.step(stepped, POLICY.act(GAME.observe(sub, sub.current_player), sub.legal_action_mask, rng), tables=live)
+    assert np.array_equal(compiled.bank, stepped.bank) and np.array_equal(compiled.hands, stepped.hands)
+    assert compiled.done.all() and (compiled.turn_no == stepped.turn_no).all()
