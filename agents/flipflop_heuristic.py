@@ -30,6 +30,7 @@ from envs.flipflop.core import FlipFlopGame
 from envs.flipflop.policy import PUB_VALUE, FlipFlopPolicy, decide_rows, drop_rows, rollout_tables
 from envs.flipflop.state import FlipFlopState
 
+
 def _plane(obs: np.ndarray, plane: int) -> np.ndarray:
     return obs[:, 52 * plane : 52 * plane + 52] > 0.5
 
