@@ -350,9 +350,10 @@ class SearchAgent(AgentBase):
     def playout(self, state: Any, actions: np.ndarray, seats: np.ndarray, seed: int = 0,
                 seat_style: np.ndarray | None = None) -> np.ndarray:
         """Play ``actions`` at every table of ``state`` (in place), then the rest of the deal with the rollout policy;
-        the result of seat ``seats[t]`` at each table from now on (chips; a game's rewards where it keeps no
-        balance). ``seat_style[t, p]``: the index in :attr:`types` of the model seat ``p`` plays at table ``t`` (-1:
-        random moves; ``None``: every seat plays the rollout policy)."""
+        the result of seat ``seats[t]`` at each table from now on (the change of its balance, Tripoli's chips, or
+        bank, Flip Flop's stakes; a game's rewards where it keeps neither). ``seat_style[t, p]``: the index in
+        :attr:`types` of the model seat ``p`` plays at table ``t`` (-1: random moves; ``None``: every seat plays the
+        rollout policy)."""
         game, tables = self.game, np.arange(state.batch_size)
         money = next((m for m in ("balance", "bank") if hasattr(state, m)), None)
         if money is not None and hasattr(self.rollout_policy, "rollout"):
