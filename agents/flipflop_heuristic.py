@@ -1,4 +1,5 @@
-"""A hand-written Flip Flop player, numpy over the batch, reading only the observation and the mask.
+"""A hand-written Flip Flop player, reading only the observation and the mask; its decision is compiled, one row at a
+time (:mod:`envs.flipflop.policy`), and the observation hints a learning policy may take are numpy over the batch.
 
 Strategy (observation layout: the table of :mod:`envs.flipflop_v1`):
 
@@ -24,24 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from envs.core.agent import AgentBase
-from envs.flipflop import actions as T
 from envs.flipflop import observation as V
 from envs.flipflop.core import FlipFlopGame
-
-_PUB_VALUE = np.minimum(np.arange(52) % 13 + 2, 10)
-_PUB_VALUE[np.arange(52) % 13 == 12] = 1
-"""F2: points of each public card id (2…10 face value, J Q K 10, ace 1)."""
-
-
-def _static_priority() -> np.ndarray:
-    """Play-phase priority of the lay and lay-off actions: longer spreads, then more points, then lay-offs."""
-    p = np.full(T.NUM_ACTIONS, -np.inf)
-    for i, cards in enumerate(T.SPREAD_CARDS):
-        bits = [b for b in range(52) if int(cards) >> b & 1]
-        p[T.LAY_RUN + i] = 3_000 + 100 * len(bits) + T.VALUE_OF_LOW[bits].sum()
-    p[T.LAY_OFF : T.CLAIM] = 2_000 + T.VALUE_OF_LOW[T.LAYOFF_BIT.astype(np.int64)]
-    p[T.CLAIM] = 10_000  # F7: the claim is the only legal action when it is asked
-    return p
+from envs.flipflop.policy import PUB_VALUE, FlipFlopPolicy, decide_rows, drop_rows, rollout_tables
+from envs.flipflop.state import FlipFlopState
 
 
 def _plane(obs: np.ndarray, plane: int) -> np.ndarray:
@@ -75,11 +62,11 @@ def opponent_view(obs: np.ndarray, hand: np.ndarray) -> OpponentView:
     known = np.stack([_plane(obs, V.KNOWN_IN + k) for k in range(V.MAX_SEATS)], axis=1)  # (B, 7, 52)
     seen |= known.any(axis=1)
     unseen = ~seen
-    mu = (unseen * _PUB_VALUE).sum(axis=1) / np.maximum(unseen.sum(axis=1), 1)
+    mu = (unseen * PUB_VALUE).sum(axis=1) / np.maximum(unseen.sum(axis=1), 1)
     in_deal = (_seat_field(obs, "in_deal") > 0.5) & (_seat_field(obs, "present") > 0.5)
     in_deal[:, 0] = False
     unknown = np.maximum(_seat_field(obs, "hand_size") - known.sum(axis=2), 0)
-    estimate = (known * _PUB_VALUE).sum(axis=2) + unknown * mu[:, None]
+    estimate = (known * PUB_VALUE).sum(axis=2) + unknown * mu[:, None]
     return OpponentView(estimate=estimate, unknown=unknown, in_deal=in_deal, unseen_mean=mu)
 
 
@@ -91,7 +78,7 @@ def drop_hints(obs: np.ndarray) -> np.ndarray:
     scale of the heuristic's drop margin); the stock / 52; the fewest cards an opponent in the deal holds / 6; the
     mean points of the unseen cards / 10. With no opponent in the deal the opponent numbers are 0."""
     hand = _plane(obs, V.HAND)
-    total = (hand * _PUB_VALUE).sum(axis=1)
+    total = (hand * PUB_VALUE).sum(axis=1)
     view = opponent_view(obs, hand)
     any_in = view.in_deal.any(axis=1)
     k = np.argmin(np.where(view.in_deal, view.estimate, np.inf), axis=1)
@@ -112,7 +99,7 @@ def discards_so_far(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for k in range(V.MAX_SEATS):
         discarded = discarded | _plane(obs, V.TAKEN_BY + k)
     count = discarded.sum(axis=1)
-    return count, (discarded * _PUB_VALUE).sum(axis=1) / np.maximum(count, 1)
+    return count, (discarded * PUB_VALUE).sum(axis=1) / np.maximum(count, 1)
 
 
 def table_hints(obs: np.ndarray) -> np.ndarray:
@@ -125,17 +112,23 @@ def table_hints(obs: np.ndarray) -> np.ndarray:
     for k in range(1, V.MAX_SEATS):
         by_others |= _plane(obs, V.TAKEN_BY + k)
     count, mean = discards_so_far(obs)
-    most_taken = (by_others * _PUB_VALUE).max(axis=1)
+    most_taken = (by_others * PUB_VALUE).max(axis=1)
     table = np.stack([mean / 10, count / 20, by_others.sum(axis=1) / 5, most_taken / 10], axis=1)
     return np.concatenate([drop_hints(obs), table.astype(np.float32)], axis=1)
 
 
 class FlipFlopHeuristic(AgentBase):
-    """Builds and lays spreads, discards high loose cards and drops on a low total (see the module docstring)."""
+    """Builds and lays spreads, discards high loose cards and drops on a low total (see the module docstring). The
+    decision is compiled (:func:`envs.flipflop.policy.decide`); a style changes only the class attributes below."""
 
     name = "heuristic"
     drop_margin = 3.5
     """Safety margin of a drop, in points per square root of an opponent's unknown cards."""
+    loose_margin: float | None = None
+    """The margin before the first discard and at a table whose discards so far average fewer than
+    :attr:`high_discards` points (``None``: :attr:`drop_margin` everywhere)."""
+    high_discards = 0.0
+    """Mean points of the discards so far from which a table counts as careful (:attr:`drop_margin`)."""
     drop_at = 3
     """Always drop with a total of at most this many points."""
     pair_keep = 12
@@ -145,107 +138,37 @@ class FlipFlopHeuristic(AgentBase):
     gap_keep = 3
     """Discard score taken off a card one gap from a card of its suit in hand."""
     take_to_build = False
-    """Also take a discard-pile card that starts a spread with its hand (see :meth:`_builds`)."""
+    """Also take a discard-pile card that starts a spread with its hand (the spread-building card it takes would
+    score below its points, and it would still discard a card worth more points than it)."""
 
     def __init__(self, game: FlipFlopGame) -> None:
         super().__init__(game)
-        self.priority = _static_priority()
+        loose = self.drop_margin if self.loose_margin is None else self.loose_margin
+        self.policy = FlipFlopPolicy(float(self.drop_margin), float(loose), float(self.high_discards),
+                                     int(self.drop_at), float(self.pair_keep), float(self.next_keep),
+                                     float(self.gap_keep), bool(self.take_to_build))
+        """This style's parameters, as the compiled decision takes them."""
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        mask = np.asarray(mask, dtype=bool)
-        actions = np.argmax(mask, axis=1).astype(np.int64)
-        draw = mask[:, T.DRAW_STOCK] | mask[:, T.DROP] | mask[:, T.DRAW_DISCARD : T.DISCARD].any(axis=1)
-        rows = np.flatnonzero(draw & (mask.sum(axis=1) > 1))
-        if rows.size:
-            actions[rows] = self._draw(obs[rows], mask[rows])
-        rows = np.flatnonzero(~draw & (mask.sum(axis=1) > 1))
-        if rows.size:
-            actions[rows] = self._play(obs[rows], mask[rows])
-        return actions
+        out = np.empty(len(obs), np.int64)
+        decide_rows(np.ascontiguousarray(obs, np.float32), np.ascontiguousarray(mask, bool), self.policy, out)
+        return out
 
-    # ----- draw phase ---------------------------------------------------------------------------------------------
-    def _draw(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        hand = _plane(obs, V.HAND)
-        total = (hand * _PUB_VALUE).sum(axis=1)
-        drop = mask[:, T.DROP] & self._should_drop(obs, hand, total)
-        top = _plane(obs, V.PILE_TOP)
-        has_top = top.any(axis=1)
-        t = np.argmax(top, axis=1)
-        take = has_top & mask[np.arange(len(obs)), T.DRAW_DISCARD + t]
-        loose = np.where(hand, self._discard_score(hand), -np.inf).max(axis=1)
-        cheaper = (_PUB_VALUE[t] <= 3) & (loose >= _PUB_VALUE[t] + 5)
-        take &= self._makes_spread(hand, t) | self._lays_off(obs, t) | cheaper
-        if self.take_to_build:
-            take |= has_top & mask[np.arange(len(obs)), T.DRAW_DISCARD + t] & self._builds(hand, t)
-        return np.where(drop, T.DROP, np.where(take, T.DRAW_DISCARD + t, T.DRAW_STOCK))
+    def should_drop(self, obs: np.ndarray) -> np.ndarray:
+        """``(B,)`` whether each row's hand total is low enough to drop (the drop rule of the module docstring)."""
+        out = np.empty(len(obs), bool)
+        drop_rows(np.ascontiguousarray(obs, np.float32), self.policy, out)
+        return out
 
-    def _builds(self, hand: np.ndarray, t: np.ndarray) -> np.ndarray:
-        """Taking card ``t`` starts a spread (with ``t`` in hand, its discard score counts ``t`` as kept for a
-        spread: paired, or next to or one gap from a card of its suit) and it would still discard a card worth more
-        points than ``t``."""
-        rows = np.arange(len(t))
-        with_t = hand.copy()
-        with_t[rows, t] = True
-        score = self._discard_score(with_t)
-        builds = score[rows, t] < _PUB_VALUE[t]  # its score is below its points exactly when it builds with another
-        others = with_t.copy()
-        others[rows, t] = False
-        loose = np.where(others, score, -np.inf).max(axis=1)
-        return builds & (loose > _PUB_VALUE[t])
-
-    def _drop_margin(self, obs: np.ndarray) -> np.ndarray:
-        """``(B,)`` the drop's safety margin in each row, in points per square root of an opponent's unknown cards
-        (:attr:`drop_margin` everywhere; a subclass may read the table)."""
-        return np.full(len(obs), self.drop_margin)
-
-    def _should_drop(self, obs: np.ndarray, hand: np.ndarray, total: np.ndarray) -> np.ndarray:
-        view = opponent_view(obs, hand)
-        margin = self._drop_margin(obs) * (1.0 + 0.1 * view.in_deal.sum(axis=1))
-        estimate = view.estimate - margin[:, None] * np.sqrt(view.unknown)
-        lowest = np.where(view.in_deal, estimate, np.inf).min(axis=1)
-        return (total < lowest) | (total <= self.drop_at)
-
-    @staticmethod
-    def _makes_spread(hand: np.ndarray, t: np.ndarray) -> np.ndarray:
-        rows = np.arange(len(t))
-        rank, suit = t % 13, t // 13
-        same_rank = hand[rows[:, None], (np.arange(4) * 13)[None, :] + rank[:, None]].sum(axis=1) >= 2
-        low = hand[:, T.PUB_OF].reshape(-1, 4, 13)[rows, suit]  # the suit, aces low
-        lr = (rank + 1) % 13
-        padded = np.zeros((len(t), 17), bool)
-        padded[:, 2:15] = low
-        near = [padded[rows, lr + 2 + d] for d in (-2, -1, 1, 2)]
-        run = (near[0] & near[1]) | (near[1] & near[2]) | (near[2] & near[3])
-        return same_rank | run
-
-    def _lays_off(self, obs: np.ndarray, t: np.ndarray) -> np.ndarray:
-        rows = np.arange(len(t))
-        in_set = _plane(obs, V.IN_SET)
-        set_of_three = in_set[rows[:, None], (np.arange(4) * 13)[None, :] + (t % 13)[:, None]].sum(axis=1) == 3
-        runs = _plane(obs, V.IN_RUN)[:, T.PUB_OF]  # ace-low bits
-        b = T.LOW_OF[t]
-        lr = b % 13
-        below = (lr < 12) & runs[rows, np.minimum(b + 1, 51)]
-        above = (lr > 0) & runs[rows, np.maximum(b - 1, 0)]
-        return set_of_three | below | above
-
-    # ----- play phase ---------------------------------------------------------------------------------------------
-    def _play(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        hand = _plane(obs, V.HAND)
-        scores = np.where(mask, self.priority[None, :], -np.inf)
-        scores[:, T.DISCARD : T.LAY_RUN] = np.where(
-            mask[:, T.DISCARD : T.LAY_RUN], 1_000 + self._discard_score(hand), -np.inf
-        )
-        return np.argmax(scores, axis=1)
-
-    def _discard_score(self, hand: np.ndarray) -> np.ndarray:
-        """(B, 52) how much each card is worth discarding: its points, less for cards that build spreads."""
-        by_rank = hand.reshape(-1, 4, 13)
-        paired = (by_rank.sum(axis=1, keepdims=True) >= 2) & by_rank  # (B, 4, 13) public order
-        low = hand[:, T.PUB_OF].reshape(-1, 4, 13)
-        padded = np.zeros((len(hand), 4, 17), bool)
-        padded[:, :, 2:15] = low
-        adj = padded[:, :, 1:14] | padded[:, :, 3:16]
-        gap = padded[:, :, 0:13] | padded[:, :, 4:17]
-        run_low = (adj * self.next_keep + gap * self.gap_keep).reshape(-1, 52)[:, T.LOW_OF]  # public card order
-        return _PUB_VALUE - self.pair_keep * paired.reshape(-1, 52) - run_low
+    def rollout(self, state: FlipFlopState, tables: np.ndarray, styles: tuple | None = None,
+                seat_style: np.ndarray | None = None, seed: int = 0) -> None:
+        """Play ``tables`` of ``state`` (in place) to the end of their episode, every seat playing this style; or,
+        with ``styles`` (a tuple of :data:`~envs.flipflop.policy.FlipFlopPolicy`) and ``seat_style``
+        (``(len(tables), n)``), seat ``p`` of table ``tables[i]`` playing ``styles[seat_style[i, p]]``, or random
+        legal actions where it is -1 (:func:`envs.flipflop.policy.rollout_tables`)."""
+        game = self.game
+        tables = np.asarray(tables, np.int64)
+        if styles is None or seat_style is None:
+            styles, seat_style = (self.policy,), np.zeros((tables.size, game.num_players), np.int64)
+        rec, rules, extra = game.kernel_args(state)
+        rollout_tables(rec, rules, extra, tables, tuple(styles), np.ascontiguousarray(seat_style, np.int64), int(seed))

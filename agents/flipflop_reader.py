@@ -7,9 +7,7 @@ and one any evaluation may seat by name (``reader``).
 
 from __future__ import annotations
 
-import numpy as np
-
-from agents.flipflop_heuristic import FlipFlopHeuristic, discards_so_far
+from agents.flipflop_heuristic import FlipFlopHeuristic
 
 
 class FlipFlopReader(FlipFlopHeuristic):
@@ -38,8 +36,3 @@ class FlipFlopReader(FlipFlopHeuristic):
     high_discards = 7.0
     """Mean points of the discards so far from which a table counts as careful."""
     drop_at = 2
-
-    def _drop_margin(self, obs: np.ndarray) -> np.ndarray:
-        count, mean = discards_so_far(obs)
-        careful = (count > 0) & (mean >= self.high_discards)
-        return np.where(careful, self.drop_margin, self.loose_margin)

@@ -8,16 +8,19 @@ At each decision with more than one legal action:
    of the deal that keeps a deal only if the seat would have seen exactly what it saw).
 2. **Try every candidate.** Every sampled deal is cloned once per candidate action; each clone plays its candidate
    and then the rest of the deal with the rollout policy at the seat's own place (the game's best hand-written bot;
-   compiled for Tripoli, :mod:`agents.tripoli_rollout`, and Le triolet, :mod:`envs.triolet.rollout`) and each other
-   seat's *model* at theirs. All samples × candidates of all the tables of a call are one batch.
+   compiled for Tripoli, :mod:`agents.tripoli_rollout`, Le triolet, :mod:`envs.triolet.rollout`, and Flip Flop,
+   :mod:`envs.flipflop.policy`) and each other seat's *model* at theirs. All samples × candidates of all the tables
+   of a call are one batch.
 3. **Choose** the candidate with the highest mean result — the seat's chips (stakes in Flip Flop) won from now to the
    end of the deal, over the same sampled deals for every candidate — if it beats the rollout policy's own choice by
-   more than :data:`SWITCH_Z` standard errors of the paired difference; else the policy's choice.
+   more than :data:`SWITCH_Z` standard errors of the paired difference (in the games of :data:`FAMILY_WISE`, more
+   than :func:`switch_z` of the number of candidates: the best of many candidates no better than the policy's
+   choice often beats it by one standard error); else the policy's choice.
 
-**The other seats' models** (where the game's bots are compiled: Tripoli, and Le triolet's styles that play by
-their priorities, :data:`TRIOLET_STYLES`). Each other seat is taken to play one of the zoo's styles or random moves;
-the sampler's replays measure how often each style, in that seat's place in a sampled deal, would have taken each
-public action it took, and :func:`type_posterior` turns that into a posterior per seat (prior: random play 0.1).
+**The other seats' models** (where the game's bots are compiled: Tripoli, Flip Flop, and Le triolet's styles that
+play by their priorities, :data:`TRIOLET_STYLES`). Each other seat is taken to play one of the zoo's styles or random
+moves; the sampler's replays measure how often each style, in that seat's place in a sampled deal, would have taken
+each public action it took, and :func:`type_posterior` turns that into a posterior per seat (prior: random play 0.1).
 Every sampled deal draws each seat's model from its posterior. Against the zoo's styles the models stay on the
 styles; against random players they move to random play as the deal goes on.
 
@@ -43,6 +46,7 @@ from __future__ import annotations
 
 import math
 import re
+import statistics
 import time
 from typing import Any
 
@@ -82,6 +86,21 @@ SWITCH_Z = 1.0
 """The search leaves the rollout policy's choice only for a candidate whose mean gain over it, paired over the same
 sampled deals, is more than this many standard errors: among several candidates with close means the largest is
 often the luckiest (measured: searching Flip Flop's discards without it lost 0.15 stakes a deal to the heuristic)."""
+
+FAMILY_WISE = ("flipflop",)
+"""Games whose search leaves the rollout policy's choice only for a candidate that beats it by :func:`switch_z`
+standard errors, a bar that rises with the number of candidates."""
+
+
+def switch_z(candidates: int) -> float:
+    """The standard errors by which the best of ``candidates`` (the rollout policy's choice among them) must beat the
+    policy's choice for the search to switch, so that when no candidate is better the chance of a switch is the
+    chance that one candidate passes :data:`SWITCH_Z` (Šidák: each of the ``candidates - 1`` others is held to a
+    tail of ``1 - (1 - p) ** (1 / (candidates - 1))``, ``p`` the tail beyond :data:`SWITCH_Z`)."""
+    others = max(candidates - 1, 1)
+    normal = statistics.NormalDist()
+    tail = 1.0 - normal.cdf(SWITCH_Z)
+    return normal.inv_cdf((1.0 - tail) ** (1.0 / others))
 
 
 class BudgetError(ValueError):
@@ -127,17 +146,23 @@ class SearchAgent(AgentBase):
 
     name = "search"
     version = 2
-    """v2: Le triolet's sampler models every move of a step (its forced moves, C8), and its rollouts are compiled."""
+    """v2: Le triolet's sampler models every move of a step (its forced moves, C8), and its rollouts are compiled;
+    Flip Flop's other seats are modelled as the zoo's styles or random players (v1: the heuristic), and its search
+    switches only past :func:`switch_z`; Le triolet's other seats are modelled as its styles or random players."""
     wants_seat_view = True
 
     def __init__(self, game: BatchedGame, playouts: int | None = DEFAULT_PLAYOUTS, ms: float | None = None,
-                 kinds: tuple[str, ...] | None = None, opponents: str = "types", infer: bool = False) -> None:
+                 kinds: tuple[str, ...] | None = None, opponents: str = "types", infer: bool = False,
+                 family_wise: bool | None = None) -> None:
         super().__init__(game)
         if game.name not in SAMPLERS:
             raise ValueError(f"search has no sampler for {game.name} yet (games with one: {', '.join(SAMPLERS)})")
         if (playouts is None) == (ms is None):
             raise ValueError("give a search budget in playouts or in milliseconds, not both")
         self.playouts, self.ms = playouts, ms
+        self.family_wise = game.name in FAMILY_WISE if family_wise is None else family_wise
+        """Hold the chance of leaving the rollout policy's choice for a candidate no better than it at that of one
+        candidate, however many there are (:func:`switch_z`; default: the games of :data:`FAMILY_WISE`)."""
         self.rollout_policy = rollout_agent(game)
         self.sampler = _class_at(SAMPLERS[game.name])(game, self.rollout_policy)
         if opponents not in ("types", "policy"):
@@ -154,8 +179,8 @@ class SearchAgent(AgentBase):
         deal, and did not help in Flip Flop."""
         if infer and not self.types:  # the other seats are taken to play the rollout policy
             self.sampler.judges = (self.rollout_policy,)
-        self.own_style = next((i for i, t in enumerate(self.types)
-                               if t is not None and getattr(t, "style", t.name) == ROLLOUT[game.name]), 0)
+        self.own_style = next((i for i, t in enumerate(self.types) if t is not None and t.name == ROLLOUT[game.name]),
+                              0)
         """The index in :attr:`types` of the rollout policy: the searching seat's own play in the rollouts."""
         self.why_not = self.sampler.unsupported()
         """Why this game's configuration cannot be searched (``None``: it can); then every decision falls back."""
@@ -242,7 +267,8 @@ class SearchAgent(AgentBase):
             gain = (sums[i] - sums[i][own[i]]) / k  # mean difference from the policy's choice, paired by deal
             spread = np.sqrt(np.maximum(squares[i] / k - gain**2, 0.0) / max(k - 1, 1))
             best = int(np.argmax(gain))
-            if gain[best] > max(SWITCH_Z * spread[best], 1e-9):
+            z = switch_z(len(cands[i])) if self.family_wise else SWITCH_Z
+            if gain[best] > max(z * spread[best], 1e-9):
                 out[r] = cands[i][best]
         self._clock(t0, c0)
         return out
@@ -327,16 +353,18 @@ class SearchAgent(AgentBase):
     def playout(self, state: Any, actions: np.ndarray, seats: np.ndarray, seed: int = 0,
                 seat_style: np.ndarray | None = None) -> np.ndarray:
         """Play ``actions`` at every table of ``state`` (in place), then the rest of the deal with the rollout policy;
-        the result of seat ``seats[t]`` at each table from now on (chips; a game's rewards where it keeps no
-        balance). ``seat_style[t, p]``: the index in :attr:`types` of the model seat ``p`` plays at table ``t`` (-1:
-        random moves; ``None``: every seat plays the rollout policy)."""
+        the result of seat ``seats[t]`` at each table from now on (the change of its balance, Tripoli's chips, or
+        bank, Flip Flop's stakes; a game's rewards where it keeps neither). ``seat_style[t, p]``: the index in
+        :attr:`types` of the model seat ``p`` plays at table ``t`` (-1: random moves; ``None``: every seat plays the
+        rollout policy)."""
         game, tables = self.game, np.arange(state.batch_size)
-        if hasattr(state, "balance") and hasattr(self.rollout_policy, "rollout"):
-            before = state.balance[tables, seats].astype(np.float64)
+        money = next((m for m in ("balance", "bank") if hasattr(state, m)), None)
+        if money is not None and hasattr(self.rollout_policy, "rollout"):
+            before = getattr(state, money)[tables, seats].astype(np.float64)
             game.step(state, actions)
             styles = tuple(t.policy for t in self.types if t is not None) or None
             self.rollout_policy.rollout(state, tables, styles=styles, seat_style=seat_style, seed=seed)
-            return state.balance[tables, seats] - before
+            return getattr(state, money)[tables, seats] - before
         deal_at = deal_index(game)
         deal = None if deal_at is None else game.observe(state, seats)[:, deal_at].copy()
         total = np.zeros(state.batch_size)
@@ -382,11 +410,15 @@ def opponent_types(game: BatchedGame) -> list[Any]:
         from agents.zoo import bot_class
 
         return [bot_class(game.name, style)(game) for style in TRIOLET_STYLES] + [None]
-    if game.name != "tripoli":
-        return []
-    from agents.tripoli_rollout import STYLES, TripoliCompiled
+    if game.name == "tripoli":
+        from agents.tripoli_rollout import STYLES, TripoliCompiled
 
-    return [TripoliCompiled(game, style) for style in STYLES] + [None]
+        return [TripoliCompiled(game, style) for style in STYLES] + [None]
+    if game.name == "flipflop":
+        from agents.zoo import bot_class, bot_names
+
+        return [bot_class(game.name, name)(game) for name in bot_names(game.name) if name != "random"] + [None]
+    return []
 
 
 def type_posterior(view: SeatView, n: int, k: int) -> np.ndarray:

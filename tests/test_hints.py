@@ -130,9 +130,8 @@ def test_flipflop_hints_are_bounded_and_the_heuristic_drops_only_when_ahead(seed
     total, lowest, lead, stock, fewest, mean = hints.T
     assert ((0 <= total) & (total <= 1.2) & (-1 <= lead) & (lead <= 1) & (0 <= stock) & (stock <= 1)).all()
     assert ((0 <= fewest) & (fewest <= 1) & (0 <= mean) & (mean <= 1)).all()
-    hand = obs[:, 52 * FV.HAND : 52 * FV.HAND + 52] > 0.5
     heuristic = FlipFlopHeuristic(FLIPFLOP)
-    drops = heuristic._should_drop(obs, hand, np.rint(total * 50)) & (np.rint(total * 50) > heuristic.drop_at)
+    drops = heuristic.should_drop(obs) & (np.rint(total * 50) > heuristic.drop_at)
     assert (lead[drops] > 0).all()  # it drops on a total below the lowest estimate less a margin
 
 

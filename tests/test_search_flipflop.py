@@ -166,3 +166,59 @@ def test_search_plays_flipflop_legally() -> None:
     agent = make_agent("search:8", sessions)
     assert agent.why_not is not None  # sessions are not sampled: the heuristic plays
     evaluate(sessions, [agent] + [make_agent("heuristic", sessions)] * 2, deals=3, batch_size=3)
+
+
+def test_the_compiled_rollout_plays_as_the_heuristic_step_by_step() -> None:
+    state = GAME.init(np.arange(24, dtype=np.uint64))
+    rng = np.random.default_rng(0)
+    for _ in range(int(rng.integers(0, 12))):  # a few random moves first: the rollouts start mid-deal
+        live = np.flatnonzero(~state.done)
+        GAME.step(state, make_agent("random", GAME).act(None, state.legal_action_mask[live], rng), tables=live)
+    compiled, stepped = state.copy(), state.copy()
+    POLICY.rollout(compiled, np.arange(24))
+    while not stepped.done.all():
+        live = np.flatnonzero(~stepped.done)
+        sub = stepped.take(live)
+        GAME.step(stepped, POLICY.act(GAME.observe(sub, sub.current_player), sub.legal_action_mask, rng), tables=live)
+    assert np.array_equal(compiled.bank, stepped.bank) and np.array_equal(compiled.hands, stepped.hands)
+    assert compiled.done.all() and (compiled.turn_no == stepped.turn_no).all()
+
+
+@pytest.mark.parametrize(("field", "random_like"), [("random", True), ("patient", False)])
+def test_the_other_seats_models_follow_their_play(field: str, random_like: bool) -> None:
+    from agents.search import RANDOM_PRIOR, type_posterior
+    from training.evaluate import play_tables
+
+    agent = make_agent("search:40", GAME)
+    assert [t.name for t in agent.types[:-1]] == ["heuristic", "early", "patient", "dumper", "builder"]
+    assert agent.types[-1] is None and agent.types[agent.own_style].name == "heuristic"
+    shares: list[float] = []
+    act = agent.act
+
+    def spy(obs, mask, rng, views=None):
+        out = act(obs, mask, rng, views=views)
+        for view in views:
+            if len(view.cache.get("evidence", ())) >= 6:
+                post = type_posterior(view, 4, len(agent.types))
+                shares.append(float(post[np.arange(4) != view.seat, -1].mean()))
+        return out
+
+    agent.act = spy
+    seats = np.array([[0, 1, 1, 1]] * 6)
+    play_tables(GAME, [agent, make_agent(field, GAME)], seats, np.arange(6, dtype=np.uint64), np.random.default_rng(0))
+    # one deal of a random player says little (it soon drops): the posterior leaves the prior, in the right direction
+    assert shares and (np.mean(shares) > 1.5 * RANDOM_PRIOR if random_like else np.mean(shares) < RANDOM_PRIOR)
+
+
+def test_the_switch_bar_rises_with_the_candidates() -> None:
+    from statistics import NormalDist
+
+    from agents.search import SWITCH_Z, switch_z
+
+    bars = [switch_z(k) for k in range(2, 10)]
+    assert bars[0] == pytest.approx(SWITCH_Z) and all(a < b for a, b in zip(bars, bars[1:], strict=False))
+    tail = 1 - NormalDist().cdf(SWITCH_Z)  # the chance that one of k - 1 null candidates passes is one's chance
+    for k, z in zip(range(2, 10), bars, strict=True):
+        assert 1 - NormalDist().cdf(z) ** (k - 1) == pytest.approx(tail)
+    assert SearchAgent(GAME, playouts=8).family_wise
+    assert not SearchAgent(make_game("tripoli", 4), playouts=8).family_wise
