@@ -83,6 +83,21 @@ def concat_states(states: list[BatchState]) -> BatchState:
 
 # ----- drawing: cards into slots, slots into a deck ------------------------------------------------------------------
 @numba.njit(cache=True)
+def start_draw(loc, fixed, sizes, cap):
+    """Start drawing a deal (in place): ``loc`` the fixed cards' slots, ``cap[k]`` the room slot ``k`` (of ``sizes[k]``
+    cards) has left beside them; False if a slot holds more fixed cards than its size."""
+    loc[:] = fixed
+    cap[:] = sizes
+    for c in range(loc.shape[0]):
+        if loc[c] >= 0:
+            cap[loc[c]] -= 1
+    for k in range(cap.shape[0]):
+        if cap[k] < 0:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
 def place_cards(loc, domain, cap, full):
     """Place every card ``c`` with ``loc[c] == -1`` in a slot (in place), or return False at a dead end.
 

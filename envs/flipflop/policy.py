@@ -17,6 +17,7 @@ import numpy as np
 
 from envs.core import play
 from envs.core.records import kernel_tuple
+from envs.core.rollout import random_legal
 from envs.flipflop import actions as T
 from envs.flipflop import kernels as K
 from envs.flipflop import observation as V
@@ -251,21 +252,6 @@ def drop_rows(obs, prm, out):
             hand[c] = obs[i, _HAND + c] > 0.5
             total += PUB_VALUE[c] * hand[c]
         out[i] = should_drop(obs[i], hand, total, prm)
-
-
-@numba.njit(cache=True)
-def random_legal(mask):
-    """A uniformly random legal action (numba's random state)."""
-    count = 0
-    for a in range(mask.shape[0]):
-        count += mask[a]
-    k = np.random.randint(0, count)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return 0
 
 
 @numba.njit(cache=True)

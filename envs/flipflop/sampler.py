@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 from envs.core.cards import partner_suit
-from envs.core.sampling import DealSampler, place_cards, write_deck
+from envs.core.sampling import DealSampler, place_cards, start_draw, write_deck
 from envs.flipflop import actions as T
 from envs.flipflop.observation import KNOWN_IN, MAX_SEATS, SEAT_FIELDS, SEATS_OFFSET, SPEC
 from envs.seatview import SeatView
@@ -128,16 +128,7 @@ def _draw(fixed, domain, sizes, full, slot_of_position, count, seed, decks):
     cap = np.empty(nslots, np.int64)
     done = 0
     for _ in range(count):
-        loc[:] = fixed
-        cap[:] = sizes
-        for c in range(52):
-            if loc[c] >= 0:
-                cap[loc[c]] -= 1
-        bad = False
-        for k in range(nslots):
-            if cap[k] < 0:
-                bad = True
-        if bad or not place_cards(loc, domain, cap, full):
+        if not start_draw(loc, fixed, sizes, cap) or not place_cards(loc, domain, cap, full):
             continue
         write_deck(loc, slot_of_position, decks[done])
         done += 1

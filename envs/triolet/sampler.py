@@ -38,7 +38,7 @@ import numba
 import numpy as np
 
 from envs.core.cards import DECK_SIZE
-from envs.core.sampling import DealSampler, place_cards, write_deck
+from envs.core.sampling import DealSampler, place_cards, start_draw, write_deck
 from envs.seatview import SeatView
 from envs.triolet import observation as V
 from envs.triolet.actions import HAND_SIZE, MAX_COPIES, PICK_UP, PLAY_FACEDOWN, PLAY_FACEUP, PLAYABLE, SWAP
@@ -145,17 +145,9 @@ def _draw(fixed, domain, sizes, full, slot_of_position, places, count, seed, dec
     for _ in range(20 * count):
         if done == count:
             break
-        loc[:] = fixed
-        cap[:] = sizes
-        for c in range(loc.shape[0]):
-            if loc[c] >= 0:
-                cap[loc[c]] -= 1
-        bad = False
-        for k in range(nslots):
-            if cap[k] < 0:
-                bad = True
-        if bad or not place_cards(loc, domain, cap, full):
+        if not start_draw(loc, fixed, sizes, cap) or not place_cards(loc, domain, cap, full):
             continue
+        bad = False
         for i in range(places.shape[0]):
             below = 0
             for c in range(places[i, 1]):

@@ -18,6 +18,7 @@ import numpy as np
 from envs.core import play
 from envs.core.poker import evaluate_one
 from envs.core.records import kernel_tuple
+from envs.core.rollout import random_legal
 from envs.tripoli import kernels as K
 from envs.tripoli.actions import AUCTION, KEEP, PASS, SWAP
 from envs.tripoli.observation import MAX_SEATS, OBSERVATION_SIZE, OFFSETS, SCALARS, _observe_tables
@@ -249,20 +250,6 @@ def decide_rows(obs, mask, prm, table, out):
 
 
 @numba.njit(cache=True)
-def _random_legal(mask):
-    count = 0
-    for a in range(mask.shape[0]):
-        count += mask[a]
-    k = np.random.randint(0, count)
-    for a in range(mask.shape[0]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return 0
-
-
-@numba.njit(cache=True)
 def rollout_tables(rec, r, x, idx, styles, table, num_deals, stop_at_deal_end, seat_style, seed):
     """Play each table ``idx[i]`` to the end of its episode (``stop_at_deal_end``: of its current deal), seat ``p``
     choosing by :func:`decide` with the parameters ``styles[seat_style[i, p]]`` on its own observation, or a uniformly
@@ -281,7 +268,7 @@ def rollout_tables(rec, r, x, idx, styles, table, num_deals, stop_at_deal_end, s
             p = t.current_player
             style = seat_style[i, p]
             if style < 0:
-                a = _random_legal(t.legal_action_mask)
+                a = random_legal(t.legal_action_mask)
             else:
                 viewer[0] = p
                 _observe_tables(viewer, row, rec[b : b + 1], r.n, num_deals)
