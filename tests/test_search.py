@@ -13,7 +13,6 @@ The tests that matter most (docs/agents.md, "Agents that search"):
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import inspect
 import itertools
@@ -26,10 +25,10 @@ from agents.search import SearchAgent, parse_budget
 from agents.tripoli_rollout import STYLES, TripoliCompiled
 from envs.aec import CardGymEnv
 from envs.core.game import BatchState
-from envs.gamelog import GameRecorder, public_view
+from envs.gamelog import public_view
 from envs.registry import make_game
-from envs.seatview import SeatView
 from envs.tripoli.sampler import TripoliSampler
+from tests.search_helpers import replay, same_view, seat_decisions
 from training.cli import main as cli_main
 from training.evaluate import evaluate
 
@@ -37,59 +36,14 @@ GAME = make_game("tripoli", 4)
 POLICY = TripoliCompiled(GAME, "longsuit")
 
 
-@dataclasses.dataclass
-class Point:
-    """A decision of seat 0, copied: the real state, the seat's view, its observation and mask, the actions so far and
-    the game log's lines so far."""
-
-    state: BatchState
-    view: SeatView
-    obs: np.ndarray
-    mask: np.ndarray
-    actions: list[int]
-    lines: list[dict]
-
-
 def seat0_decisions(deck: np.ndarray, dealer: int, game=GAME, limit: int = 60):
-    """Play a stacked deal with the compiled longsuit at every seat; at each decision of seat 0 with a choice yield a
-    :class:`Point`."""
-    env = CardGymEnv(game, seat_views=True)
-    env.recorder = GameRecorder(None)
-    env.reset(options={"deck": deck.tolist(), "dealer": dealer})
-    actions: list[int] = []
-    rng = np.random.default_rng(0)
-    while not bool(env.state_.done[0]) and len(actions) < limit:
-        seat = int(env.state_.current_player[0])
-        agent = env.possible_agents[seat]
-        obs = env.observe(agent)["observation"][None]
-        mask = env.state_.legal_action_mask[:1].copy()
-        if seat == 0 and mask.sum() > 1:
-            yield Point(env.state_.copy(), copy.deepcopy(env.seat_view(agent)), obs, mask, list(actions),
-                        copy.deepcopy(env.recorder.lines))
-        a = int(POLICY.act(obs, mask, rng)[0])
-        actions.append(a)
-        env.step(a)
-
-
-def replay_views(deck: np.ndarray, dealer: int, actions: list[int], game=GAME) -> CardGymEnv | None:
-    """The deal ``deck`` with ``actions`` played (``None`` if one is illegal)."""
-    env = CardGymEnv(game, seat_views=True)
-    env.recorder = GameRecorder(None)
-    env.reset(options={"deck": deck.tolist(), "dealer": dealer})
-    for a in actions:
-        if bool(env.state_.done[0]) or not env.state_.legal_action_mask[0, a]:
-            return None
-        env.step(a)
-    return env
+    """Play a stacked deal with the compiled longsuit at every seat (at most ``limit`` actions); yield each decision
+    of seat 0 with a choice."""
+    return seat_decisions(game, POLICY, deck, dealer, 0, limit)
 
 
 def deck_for(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).permutation(52)
-
-
-def same_view(a: SeatView, b: SeatView) -> bool:
-    return (a.actors == b.actors and a.actions == b.actions
-            and np.array_equal(a.observations(), b.observations()))
 
 
 # ----- 1. same view, same decision -----------------------------------------------------------------------------------
@@ -116,7 +70,7 @@ def test_deals_equal_from_the_seat_give_the_same_decision(seed: int) -> None:
                 continue
             other = deck.copy()
             other[pos[c1]], other[pos[c2]] = c2, c1
-            env2 = replay_views(other, dealer, actions)
+            env2 = replay(GAME, other, dealer, actions)
             if env2 is not None and same_view(view, env2.seat_view("player_0")):
                 twin = env2
                 break
@@ -157,7 +111,7 @@ def test_every_sampled_deal_shows_the_seat_what_it_saw(seed: int) -> None:
         differs += int((samples.state.hands[:, 1:] != point.state.hands[0, 1:]).any())
         real = public_steps(point.lines, len(point.actions))
         for deck_s, dealer_s, acts in zip(samples.decks[:4], samples.dealers[:4], samples.actions[:4], strict=False):
-            again = replay_views(deck_s, int(dealer_s), acts)
+            again = replay(GAME, deck_s, int(dealer_s), acts)
             assert again is not None and same_view(view, again.seat_view("player_0"))
             assert public_steps(again.recorder.lines, len(acts)) == real
     assert differs > 0

@@ -4,7 +4,6 @@ kept, the real deal inside the constraint model), the same decision from the sam
 from __future__ import annotations
 
 import copy
-import dataclasses
 import itertools
 
 import numpy as np
@@ -12,15 +11,13 @@ import pytest
 
 from agents.registry import make_agent
 from agents.search import SearchAgent
-from envs.aec import CardGymEnv
-from envs.core.game import BatchState
-from envs.gamelog import GameRecorder
 from envs.registry import make_game
 from envs.seatview import SeatView
 from envs.triolet import observation as V
 from envs.triolet.actions import PICK_UP, PLAY_FACEDOWN, PLAY_FACEUP, PLAYABLE
 from envs.triolet.moves import step_moves
 from envs.triolet.sampler import TrioletSampler
+from tests.search_helpers import replay, same_view, seat_decisions
 from training.evaluate import evaluate
 
 GAME = make_game("triolet", 4)
@@ -28,50 +25,9 @@ POLICY = make_agent("heuristic", GAME)
 SEAT_PLANES = (V.FACEUP, V.KNOWN)
 
 
-@dataclasses.dataclass
-class Point:
-    state: BatchState
-    view: SeatView
-    obs: np.ndarray
-    mask: np.ndarray
-    actions: list[int]
-    lines: list[dict]
-
-
 def decisions(deck: np.ndarray, dealer: int, game=GAME, seat: int = 0):
     """Play a stacked deal with the heuristic at every seat; yield each decision of ``seat`` with a choice."""
-    policy = POLICY if game is GAME else make_agent("heuristic", game)
-    env = CardGymEnv(game, seat_views=True)
-    env.recorder = GameRecorder(None)
-    env.reset(options={"deck": deck.tolist(), "dealer": dealer})
-    actions: list[int] = []
-    rng = np.random.default_rng(0)
-    while not bool(env.state_.done[0]):
-        s = int(env.state_.current_player[0])
-        obs = env.observe(env.possible_agents[s])["observation"][None]
-        mask = env.state_.legal_action_mask[:1].copy()
-        if s == seat and mask.sum() > 1:
-            yield Point(env.state_.copy(), copy.deepcopy(env.seat_view(env.possible_agents[s])), obs, mask,
-                        list(actions), copy.deepcopy(env.recorder.lines))
-        a = int(policy.act(obs, mask, rng)[0])
-        actions.append(a)
-        env.step(a)
-
-
-def replay(deck: np.ndarray, dealer: int, actions: list[int], game=GAME) -> CardGymEnv | None:
-    env = CardGymEnv(game, seat_views=True)
-    env.recorder = GameRecorder(None)
-    env.reset(options={"deck": deck.tolist(), "dealer": dealer})
-    for a in actions:
-        if bool(env.state_.done[0]) or not env.state_.legal_action_mask[0, a]:
-            return None
-        env.step(a)
-    return env
-
-
-def same_view(a: SeatView, b: SeatView) -> bool:
-    return (a.actors == b.actors and a.actions == b.actions and a.forced == b.forced
-            and np.array_equal(a.observations(), b.observations()))
+    return seat_decisions(game, POLICY if game is GAME else make_agent("heuristic", game), deck, dealer, seat)
 
 
 def seen_cards(view: SeatView) -> set[int]:
@@ -105,7 +61,7 @@ def test_deals_equal_from_the_seat_give_the_same_decision(seed: int) -> None:
             other = deck.copy()
             i, j = int(np.flatnonzero(deck == c1)[0]), int(np.flatnonzero(deck == c2)[0])
             other[i], other[j] = c2, c1
-            env = replay(other, dealer, point.actions)
+            env = replay(GAME, other, dealer, point.actions)
             if env is not None and same_view(point.view, env.seat_view("player_0")) \
                     and not np.array_equal(env.state_.hand1, point.state.hand1):
                 twin = env
@@ -137,7 +93,7 @@ def test_every_sampled_deal_shows_the_seat_what_it_saw(seed: int) -> None:
                        or (samples.state.facedown != point.state.facedown[0]).any())
         real = public_steps(point.lines, len(point.actions))
         for deck_s, dealer_s, acts in zip(samples.decks[:3], samples.dealers[:3], samples.actions[:3], strict=False):
-            again = replay(deck_s, int(dealer_s), acts)
+            again = replay(GAME, deck_s, int(dealer_s), acts)
             assert again is not None and same_view(point.view, again.seat_view("player_0"))
             assert public_steps(again.recorder.lines, len(acts)) == real
     assert differs > 0
