@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -65,3 +66,27 @@ def same_view(a: SeatView, b: SeatView) -> bool:
     """Whether two seat views hold the same facts: actors, actions, forced moves and observations."""
     return (a.actors == b.actors and a.actions == b.actions and a.forced == b.forced
             and np.array_equal(a.observations(), b.observations()))
+
+
+def random_shares(game: BatchedGame, agent: Any, field: Agent, evidence: int) -> list[float]:
+    """Six deals of ``agent`` (a search) at seat 0 against three copies of ``field``: at each of its decisions where
+    a seat view holds at least ``evidence`` public actions of the others, the posterior probability of random play,
+    averaged over the other seats."""
+    from agents.search import type_posterior
+    from training.evaluate import play_tables
+
+    shares: list[float] = []
+    act = agent.act
+
+    def spy(obs, mask, rng, views=None):
+        out = act(obs, mask, rng, views=views)
+        for view in views:
+            if len(view.cache.get("evidence", ())) >= evidence:
+                post = type_posterior(view, game.num_players, len(agent.types))
+                shares.append(float(post[np.arange(game.num_players) != view.seat, -1].mean()))
+        return out
+
+    agent.act = spy
+    seats = np.array([[0] + [1] * (game.num_players - 1)] * 6)
+    play_tables(game, [agent, field], seats, np.arange(6, dtype=np.uint64), np.random.default_rng(0))
+    return shares

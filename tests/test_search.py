@@ -28,7 +28,7 @@ from envs.core.game import BatchState
 from envs.gamelog import public_view
 from envs.registry import make_game
 from envs.tripoli.sampler import TripoliSampler
-from tests.search_helpers import replay, same_view, seat_decisions
+from tests.search_helpers import random_shares, replay, same_view, seat_decisions
 from training.cli import main as cli_main
 from training.evaluate import evaluate
 
@@ -309,22 +309,7 @@ def test_compiled_replay_is_the_generic_replay(options: dict) -> None:
 
 @pytest.mark.parametrize(("field", "random_like"), [("random", True), ("longsuit", False)])
 def test_the_other_seats_models_follow_their_play(field: str, random_like: bool) -> None:
-    from agents.search import type_posterior
-    from training.evaluate import play_tables
 
     agent = make_agent("search:40", GAME)
-    shares: list[float] = []
-    act = agent.act
-
-    def spy(obs, mask, rng, views=None):
-        out = act(obs, mask, rng, views=views)
-        for view in views:
-            if len(view.cache.get("evidence", ())) >= 8:
-                post = type_posterior(view, 4, len(agent.types))
-                shares.append(float(post[np.arange(4) != view.seat, -1].mean()))
-        return out
-
-    agent.act = spy
-    seats = np.array([[0, 1, 1, 1]] * 6)
-    play_tables(GAME, [agent, make_agent(field, GAME)], seats, np.arange(6, dtype=np.uint64), np.random.default_rng(0))
+    shares = random_shares(GAME, agent, make_agent(field, GAME), 8)
     assert shares and (np.mean(shares) > 0.6 if random_like else np.mean(shares) < 0.1)

@@ -12,7 +12,7 @@ from envs.flipflop.observation import SPEC
 from envs.flipflop.sampler import FlipFlopSampler
 from envs.registry import make_game
 from envs.seatview import SeatView
-from tests.search_helpers import replay, same_view, seat_decisions
+from tests.search_helpers import random_shares, replay, same_view, seat_decisions
 from training.evaluate import evaluate
 
 GAME = make_game("flipflop", 4)
@@ -141,26 +141,12 @@ def test_the_compiled_rollout_plays_as_the_heuristic_step_by_step() -> None:
 
 @pytest.mark.parametrize(("field", "random_like"), [("random", True), ("patient", False)])
 def test_the_other_seats_models_follow_their_play(field: str, random_like: bool) -> None:
-    from agents.search import RANDOM_PRIOR, type_posterior
-    from training.evaluate import play_tables
+    from agents.search import RANDOM_PRIOR
 
     agent = make_agent("search:40", GAME)
     assert [t.name for t in agent.types[:-1]] == ["heuristic", "early", "patient", "dumper", "builder"]
     assert agent.types[-1] is None and agent.types[agent.own_style].name == "heuristic"
-    shares: list[float] = []
-    act = agent.act
-
-    def spy(obs, mask, rng, views=None):
-        out = act(obs, mask, rng, views=views)
-        for view in views:
-            if len(view.cache.get("evidence", ())) >= 6:
-                post = type_posterior(view, 4, len(agent.types))
-                shares.append(float(post[np.arange(4) != view.seat, -1].mean()))
-        return out
-
-    agent.act = spy
-    seats = np.array([[0, 1, 1, 1]] * 6)
-    play_tables(GAME, [agent, make_agent(field, GAME)], seats, np.arange(6, dtype=np.uint64), np.random.default_rng(0))
+    shares = random_shares(GAME, agent, make_agent(field, GAME), 6)
     # one deal of a random player says little (it soon drops): the posterior leaves the prior, in the right direction
     assert shares and (np.mean(shares) > 1.5 * RANDOM_PRIOR if random_like else np.mean(shares) < RANDOM_PRIOR)
 
