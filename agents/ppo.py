@@ -32,8 +32,6 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
 
-from agents.anchor import AnchoredPolicy, anchor_bonus, check_anchor
-from agents.hints import HINTS
 from agents.model_file import (
     KINDS,
     METADATA_NAME,
@@ -57,43 +55,29 @@ from agents.model_file import (
 from envs.core.agent import AgentBase
 from envs.core.game import BatchedGame
 
-__all__ = ["ModelFileError", "PPOAgent", "SymlogFeatures", "load_model", "load_policy", "read_metadata", "read_policy",
-           "save_model", "save_policy"]
+__all__ = ["ModelFileError", "PPOAgent", "SymlogFeatures", "load_model", "load_policy", "load_trainable",
+           "read_metadata", "read_policy", "save_model", "save_policy"]
 
 
 class SymlogFeatures(BaseFeaturesExtractor):
     """The policy's input layer, shared by the actor and the critic: every observation number x is scaled to
     sign(x)·log(1+|x|) (card bits and one-hots stay 0 or 0.69, a chip count of ±50 becomes ±3.9, for every game
     without a per-game scale table), then one linear layer of ``features_dim`` units with ReLU. Sharing this widest
-    layer (observation size × ``features_dim`` weights) halves the cost of the network against separate inputs.
+    layer (observation size × ``features_dim`` weights) halves the cost of the network against separate inputs."""
 
-    ``hints`` names hint features (:data:`agents.hints.HINTS`, e.g. ``tripoli-betting``: hand strength and pot
-    odds) computed from the observation in numpy and appended, unscaled, to the layer's input; ``""`` for none."""
-
-    def __init__(self, observation_space: spaces.Box, features_dim: int = 256, hints: str = "") -> None:
+    def __init__(self, observation_space: spaces.Box, features_dim: int = 256) -> None:
         super().__init__(observation_space, features_dim)
-        if hints and hints not in HINTS:
-            raise ValueError(f"unknown hints {hints!r} (known: {', '.join(HINTS)})")
-        self.hints = HINTS[hints][0] if hints else None
-        extra = HINTS[hints][1] if hints else 0
-        self.linear = th.nn.Linear(int(np.prod(observation_space.shape)) + extra, features_dim)
+        self.linear = th.nn.Linear(int(np.prod(observation_space.shape)), features_dim)
 
     def forward(self, observations: th.Tensor) -> th.Tensor:
         return self.layer(self.inputs(observations))
 
     def inputs(self, observations: th.Tensor) -> th.Tensor:
-        """The linear layer's input: the observations symlog-scaled, then the hint features (no weights: a learner
-        may compute it once per decision and train on it for several epochs). ``observations``: dense ``(B, D)``,
-        or a sparse CSR matrix of them (then the input is one too; hint features need dense observations)."""
-        sparse = observations.layout == th.sparse_csr
-        if sparse and self.hints is not None:
-            raise ValueError("hint features are computed from dense observations, not a sparse matrix")
-        x = observations if sparse else observations.flatten(1)
-        x = th.sign(x) * th.log1p(th.abs(x))  # zero-preserving: a sparse matrix stays sparse
-        if self.hints is not None:
-            hints = self.hints(observations.detach().flatten(1).cpu().numpy())
-            x = th.cat([x, th.as_tensor(hints, dtype=x.dtype, device=x.device)], dim=1)
-        return x
+        """The linear layer's input: the observations symlog-scaled (no weights: a learner may compute it once per
+        decision and train on it for several epochs). ``observations``: dense ``(B, D)``, or a sparse CSR matrix of
+        them (then the input is one too)."""
+        x = observations if observations.layout == th.sparse_csr else observations.flatten(1)
+        return th.sign(x) * th.log1p(th.abs(x))  # zero-preserving: a sparse matrix stays sparse
 
     def layer(self, inputs: th.Tensor) -> th.Tensor:
         """The layer on :meth:`inputs` (dense, or a sparse CSR matrix of them: the same numbers, fewer
@@ -103,9 +87,11 @@ class SymlogFeatures(BaseFeaturesExtractor):
         return th.relu(self.linear(inputs))
 
 
-POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy,
-                                                               "AnchoredPolicy": AnchoredPolicy}
-"""Policy classes a model file may name (:class:`agents.anchor.AnchoredPolicy` also records its anchor)."""
+POLICY_CLASSES: dict[str, type[MaskableActorCriticPolicy]] = {"MaskableActorCriticPolicy": MaskableActorCriticPolicy}
+"""Policy classes a model file may name."""
+RETIRED = {"AnchoredPolicy": "an anchored policy (the heuristic plus a learnt residual)", "hints": "hint inputs"}
+"""What model files of cardgym's first trainer may hold that no policy has any more → what it was; such a file is
+refused in one line (retrain it with ``cardgym train``)."""
 FEATURE_EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {"SymlogFeatures": SymlogFeatures}
 """Input layers a model file may name (one with weights: the policy is first built on torch's ``meta`` device, where
 stable-baselines3 cannot place a policy whose input layer has none, such as its default ``FlattenExtractor``)."""
@@ -165,9 +151,6 @@ def policy_settings(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
         "normalize_images": bool(policy.normalize_images),
         "optimizer": _name_of(OPTIMIZERS, policy.optimizer_class, "optimizer"),
         "optimizer_kwargs": dict(policy.optimizer_kwargs),
-        **({"anchor": policy.anchor, "anchor_weight": policy.anchor_weight,
-            "anchor_kind_weights": dict(policy.anchor_kind_weights), "anchor_version": policy.anchor_version}
-           if isinstance(policy, AnchoredPolicy) else {}),
     }
 
 
@@ -216,6 +199,11 @@ def _widths(value: Any) -> bool:
 def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[MaskableActorCriticPolicy], dict[str, Any]]:
     """The policy class and constructor arguments described by ``cardgym.json``, every value checked."""
     section = field(meta, "policy", "JSON object", path, "")
+    kwargs = section.get("features_extractor_kwargs")
+    for retired, what in RETIRED.items():
+        if section.get("class") == retired or (isinstance(kwargs, dict) and retired in kwargs):
+            raise ModelFileError(f"{where(path)}: a model of cardgym's first trainer, with {what}, which policies no "
+                                 "longer have: train it again with cardgym train")
     cls = POLICY_CLASSES[named(section, "class", POLICY_CLASSES, path, "policy")]
     arch = section.get("net_arch")
     if not (_widths(arch) or (isinstance(arch, dict) and set(arch) == {"pi", "vf"} and _widths(arch["pi"])
@@ -223,32 +211,15 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
         raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.net_arch must be a list of layer widths or "
                              f"{{\"pi\": [...], \"vf\": [...]}}, got {short(arch)}")
     features_kwargs = field(section, "features_extractor_kwargs", "JSON object", path, "policy")
-    for key, value in features_kwargs.items():
-        if key == "hints":
-            if value != "" and value not in HINTS:
-                raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.features_extractor_kwargs.hints must be "
-                                     f"\"\" or one of {', '.join(HINTS)}, got {short(value)}")
-        else:
-            field(features_kwargs, key, "positive integer", path, "policy.features_extractor_kwargs")
+    for key in features_kwargs:
+        field(features_kwargs, key, "positive integer", path, "policy.features_extractor_kwargs")
     optimizer_kwargs = field(section, "optimizer_kwargs", "JSON object", path, "policy")
     for key, value in optimizer_kwargs.items():
         if not (is_number(value) or isinstance(value, bool) or (isinstance(value, list) and value
                                                                  and all(is_number(v) for v in value))):
             raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.optimizer_kwargs.{key} must be a number, "
                                  f"a boolean or a list of numbers, got {short(value)}")
-    anchored = {}
-    if cls is AnchoredPolicy:
-        anchored = {"anchor": section.get("anchor"), "anchor_weight": section.get("anchor_weight"),
-                    "anchor_kind_weights": section.get("anchor_kind_weights", {}),  # absent in files before them
-                    "anchor_version": section.get("anchor_version")}
-        if anchored["anchor_version"] is not None:
-            field(section, "anchor_version", "positive integer", path, "policy")
-        try:
-            check_anchor(anchored["anchor"], anchored["anchor_weight"], anchored["anchor_kind_weights"])
-        except ValueError as e:
-            raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy: {e}") from None
     return cls, {
-        **anchored,
         "net_arch": arch,
         "activation_fn": ACTIVATIONS[named(section, "activation_fn", ACTIVATIONS, path, "policy")],
         "ortho_init": field(section, "ortho_init", "boolean", path, "policy"),
@@ -288,8 +259,7 @@ class PolicyFile:
 def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict[str, Any],
            path: str | Path) -> MaskableActorCriticPolicy:
     try:
-        policy = cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
-        return policy.attach(game) if isinstance(policy, AnchoredPolicy) else policy
+        return cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
     except Exception as e:  # arguments the class refuses: TypeError, ValueError, RuntimeError, AssertionError, ...
         raise ModelFileError(f"{where(path)}: the policy described in {METADATA_NAME} cannot be built: "
                              f"{one_line(e)}") from None
@@ -336,6 +306,22 @@ def _adam_state_keys(group: dict[str, Any]) -> set[str]:
     return {"step", "exp_avg", "exp_avg_sq"} | ({"max_exp_avg_sq"} if group.get("amsgrad") else set())
 
 
+def load_trainable(path: str | Path, game: BatchedGame) -> tuple[MaskableActorCriticPolicy, dict[str, Any]]:
+    """The policy of the model file at ``path`` with its optimiser's state, in training mode, and the file's
+    metadata: what ``cardgym train --resume`` goes on from (raises :class:`ModelFileError`)."""
+    found = read_policy(path, game)
+    groups = found.skeleton.optimizer.param_groups
+    optimizer_state = check_optimizer_state(
+        read_tensors(path, OPTIMIZER_MEMBER, "the optimiser state", tensor_file_limit(found.skeleton)),
+        [[tuple(p.shape) for p in g["params"]] for g in groups], lambda g: _adam_state_keys(groups[g]), path)
+    policy = _build(found.policy_class, game, found.kwargs, path)
+    policy.load_state_dict(found.weights)
+    optimizer = policy.optimizer
+    optimizer.load_state_dict({"state": optimizer_state, "param_groups": optimizer.state_dict()["param_groups"]})
+    policy.set_training_mode(True)
+    return policy, found.meta
+
+
 def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None = None,
                tensorboard_log: str | None = None) -> MaskablePPO:
     """A MaskablePPO on ``env`` continuing the model file at ``path``: its policy, weights, optimiser state,
@@ -355,8 +341,6 @@ def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None =
     except (AssertionError, ValueError, MemoryError) as e:  # SB3 refuses some values; a huge n_steps cannot allocate
         raise ModelFileError(f"{where(path)}: the PPO settings in {METADATA_NAME} cannot be used on this env: "
                              f"{one_line(e)}") from None
-    if isinstance(model.policy, AnchoredPolicy):
-        model.policy.attach(game)
     model.policy.load_state_dict(found.weights)
     optimizer = model.policy.optimizer
     optimizer.load_state_dict({"state": optimizer_state, "param_groups": optimizer.state_dict()["param_groups"]})
@@ -387,20 +371,17 @@ class PPOAgent(AgentBase):
         """A frozen copy of a policy in training (self-play opponents, evaluation during training)."""
         frozen = type(policy)(**policy._get_constructor_parameters())  # a fresh policy of the same shape ...
         frozen.load_state_dict(policy.state_dict())  # ... with a copy of the weights
-        if isinstance(frozen, AnchoredPolicy):
-            frozen.attach(game)
         agent = cls(game, policy=frozen.to("cpu"), deterministic=deterministic)
         agent.name = "ppo-snapshot"
         return agent
 
     def logits(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """``(B, num_actions)`` action logits of the policy before masking (an anchored policy's include its
-        anchor's bonus, which depends on the legal actions: ``mask`` is then required)."""
+        """``(B, num_actions)`` action logits of the policy before masking (``mask`` is not needed)."""
         p = self.policy
         with th.no_grad():
             x = th.as_tensor(obs, dtype=th.float32)
             features = p.extract_features(x, p.pi_features_extractor)
-            return (p.action_net(p.mlp_extractor.forward_actor(features)) + anchor_bonus(p, x, mask)).numpy()
+            return p.action_net(p.mlp_extractor.forward_actor(features)).numpy()
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         scores = self.logits(obs, mask)

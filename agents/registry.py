@@ -4,7 +4,6 @@ Specs:
 
 - a bot name of the game's zoo (:data:`agents.zoo.BOTS`; ``cardgym agents --game G`` lists them): ``random``
   (uniform over the legal actions), ``heuristic`` (the game's hand-written heuristic) and the playing styles;
-- the name of one of the game's anchor bots (:data:`ANCHOR_BOTS`: Flip Flop's ``reader``);
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
 - ``style:K``: member K of the game's style family (:mod:`agents.styles`: a heuristic with parameters drawn inside
   the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
@@ -24,64 +23,14 @@ Every spec that names no agent, a module that cannot be imported, a class whose 
 from __future__ import annotations
 
 import importlib
-import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
-from agents.zoo import BOTS, bot_class, class_at
+from agents.zoo import BOTS, bot_class
 from envs.core.agent import Agent, check_agent
-from envs.core.checks import ArgumentError, is_number, show
+from envs.core.checks import ArgumentError, show
 from envs.core.game import BatchedGame
-
-ANCHOR_BOTS: dict[str, dict[str, str]] = {
-    "flipflop": {"reader": "agents.flipflop_reader:FlipFlopReader"},
-}
-"""Game name → name → ``"module:Class"`` of the hand-written players a learning policy may be anchored to besides
-the game's heuristic (deterministic, like it); not zoo styles (each plays as the heuristic at most decisions), but
-:func:`make_agent` builds them by name."""
-ANCHORS = ("heuristic", *dict.fromkeys(name for bots in ANCHOR_BOTS.values() for name in bots))
-"""Every anchor name of some game (:func:`anchor_names` gives one game's)."""
-
-
-def anchor_names(game: str) -> list[str]:
-    """The agents a learning policy playing ``game`` may be anchored to (:mod:`agents.anchor`): its heuristic and its
-    :data:`ANCHOR_BOTS`."""
-    return ["heuristic", *ANCHOR_BOTS.get(game, {})]
-
-
-def check_anchor_name(game: str, anchor: Any) -> None:
-    """``ValueError`` (one line) unless ``anchor`` is one of :func:`anchor_names` ``(game)``."""
-    if anchor not in anchor_names(game):
-        raise ValueError(f"{game} has no anchor {anchor!r} (its anchors: {', '.join(anchor_names(game))})")
-
-
-def check_anchor_weights(weight: Any, kind_weights: Any) -> None:
-    """``ValueError`` (one line) unless ``weight`` is a positive finite number and ``kind_weights`` maps action kinds
-    (non-empty strings) to positive finite numbers."""
-    if not _positive(weight):
-        raise ValueError(f"anchor_weight must be a positive finite number, got {weight!r}")
-    if not isinstance(kind_weights, dict) or not all(isinstance(k, str) and k.strip() for k in kind_weights):
-        raise ValueError(f"anchor_kind_weights must map action kinds to weights, got {kind_weights!r}")
-    for kind, w in kind_weights.items():
-        if not _positive(w):
-            raise ValueError(f"anchor_kind_weights[{kind!r}] must be a positive finite number, got {w!r}")
-
-
-def _positive(value: Any) -> bool:
-    return is_number(value) and math.isfinite(value) and value > 0
-
-
-def check_anchor_kinds(game: BatchedGame, kind_weights: dict[str, float]) -> None:
-    """``ValueError`` (one line) unless every key of ``kind_weights`` is the kind of one of ``game``'s actions
-    (:func:`envs.core.game.action_kind`)."""
-    kinds = game.action_kinds()
-    unknown = sorted(set(kind_weights) - set(kinds))
-    if unknown:
-        raise ValueError(f"no {game.name} action is of kind {', '.join(map(repr, unknown))} "
-                         f"(its kinds: {', '.join(kinds)})")
-
 
 SPEC_HELP = ("a bot name (random, heuristic, … : cardgym agents --game G), search[:N|:Nms], ppo:path/to/model.zip "
              "or module:Class")
@@ -150,9 +99,6 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
     bots = BOTS.get(game.name, {})
     if spec in bots:
         return _build(bot_class(game.name, spec), game, spec)
-    anchor_bots = ANCHOR_BOTS.get(game.name, {})
-    if spec in anchor_bots:
-        return _build(class_at(anchor_bots[spec]), game, spec)
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]
         if not Path(path).is_file():
@@ -193,6 +139,5 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
         return _build(_import_class(spec, spec), game, spec)
     raise AgentSpecError(
         f"unknown agent {spec!r}; known agents: {', '.join(bots)} (the {game.name} zoo), "
-        + "".join(f"{name} (an anchor), " for name in ANCHOR_BOTS.get(game.name, {}))
         + "search[:N|:Nms], ppo:path/to/model.zip or module:Class"
     )

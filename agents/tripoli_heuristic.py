@@ -97,16 +97,6 @@ def pot_odds(obs: np.ndarray) -> np.ndarray:
     return to_call / np.maximum(pot + to_call, 1)
 
 
-def betting_hints(obs: np.ndarray) -> np.ndarray:
-    """``(B, 4)`` float32 numbers the heuristic bets by, computed from the observation alone: ``p`` (win chance
-    against one random hand), the equity ``p ** opponents_in``, the pot odds and the equity minus the pot odds. A
-    learning policy may take them as extra inputs (:mod:`agents.hints`)."""
-    _, p = hand_value(obs)
-    equity = p ** opponents_in(obs)
-    odds = pot_odds(obs)
-    return np.stack([p, equity, odds, equity - odds], axis=1).astype(np.float32)
-
-
 @dataclass(frozen=True)
 class MichiganView:
     """The leader's view of each suit at a Michigan lead: ``(B, 4)`` arrays, one column per suit ♣ ♦ ♥ ♠."""

@@ -1,17 +1,17 @@
-"""Learner throughput: learner decisions per second of the PPO learner (:mod:`training.learner`) in every-seat
-self-play with the heuristic as magnet, where its time goes, and the SB3 trainer's anchor in the same run.
+"""Learner throughput: learner decisions per second of ``cardgym train`` (:mod:`training.train`) on a recipe, where
+its time goes, and SB3's MaskablePPO on the batched vector env in the same run.
 
-    python -m benchmarks.learner_throughput --game tripoli --tables 1024 --updates 4 --threads 1 2
+    python -m benchmarks.learner_throughput --recipe recipes/tripoli.toml --updates 6 --threads 1 2
 
-For each way of feeding the input layer in the update (sparse rows, the default, and dense rows) and each thread
-count: one short warm-up run (loads the compiled kernels), then ``--updates`` updates of
-``tables x rollout_steps`` decisions, timed in wall-clock and in CPU seconds of this process (``time.process_time``:
-every thread), with the learner's own sections (setup, observation, policy inference, the magnet's reference, core
-step, bookkeeping, advantages and batch, PPO update). Then MaskablePPO on the batched vector env against the
-heuristic (``cardgym train``'s engine; the settings of :mod:`benchmarks.train_throughput`), one learner seat per table.
-The machine's load average is recorded with the result: on a shared machine the wall-clock numbers fall with it,
-and more than one torch thread needs ``OMP_WAIT_POLICY=PASSIVE`` (recorded too): OpenMP's threads otherwise spin
-while they wait for one another, and on a busy machine that costs several times the work.
+For each thread count: one small warm-up run (loads the compiled kernels), then the recipe's training for
+``--updates`` updates of ``tables x rollout_steps`` decisions, with no imitation, periodic evaluation or closing table
+(their time is not the learner's), timed in wall-clock and in CPU seconds of this process (``time.process_time``:
+every thread), with the trainer's own sections (observation, the pool's inference at its seats, policy inference, the
+magnet's reference, core step, bookkeeping, advantages and batch, PPO update). Then MaskablePPO on the batched vector
+env against the heuristic, one learner seat per table (the anchor: SB3's own loop). The machine's load average is
+recorded with the result: on a shared machine the wall-clock numbers fall with it, and more than one torch thread
+needs ``OMP_WAIT_POLICY=PASSIVE`` (recorded too): OpenMP's threads otherwise spin while they wait for one another,
+and on a busy machine that costs several times the work.
 Writes ``learner_throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
 """
 
@@ -30,27 +30,31 @@ from agents.registry import make_agent
 from benchmarks import results_dir, write_result
 from benchmarks.train_throughput import make_model
 from envs.registry import make_game
-from training.learner import LearnerConfig, learn
+from training.config import TrainConfig, load_recipe
 from training.sb3_vec_env import CardVecEnv
+from training.train import train
+
+QUIET = {"imitate": 0, "eval_every": 0, "final_deals": 0}
+"""What the timed runs leave out of the recipe: imitation, periodic evaluation, closing table (not the learner's)."""
 
 
-def measure_learner(cfg: LearnerConfig) -> dict[str, Any]:
-    """``learn(cfg)`` after a warm-up run of one small update: decisions per second (wall and CPU) of the whole run
-    and of its loop (setup excluded), and each section's share of the CPU time."""
-    learn(dataclasses.replace(cfg, tables=16, rollout_steps=4, total_decisions=1, minibatch_size=32))
-    result = learn(cfg)
+def measure_learner(cfg: TrainConfig) -> dict[str, Any]:
+    """``train(cfg)`` after a warm-up run of one small update: decisions per second (wall and CPU) of the loop (the
+    trainer's ``train_seconds``: setup, the last evaluation and saving excluded) and each section's share of the CPU
+    time of the timed sections."""
+    quiet = lambda _line: None  # noqa: E731
+    warm = dataclasses.replace(cfg, decisions=1, out=cfg.out + "-warmup",
+                               ppo=dataclasses.replace(cfg.ppo, tables=16, rollout_steps=4, minibatch_size=32))
+    train(warm, log=quiet)
+    result = train(cfg, log=quiet)
     n, sections = result["decisions"], result["time"]
-    loop_cpu = result["cpu_seconds"] - sections["setup"]["cpu_seconds"]
-    loop_wall = result["wall_seconds"] - sections["setup"]["wall_seconds"]
-    accounted = sum(s["cpu_seconds"] for s in sections.values())
-    shares = {name: {**s, "cpu_share": round(s["cpu_seconds"] / result["cpu_seconds"], 4),
-                     "cpu_us_per_decision": round(1e6 * s["cpu_seconds"] / n, 2)} for name, s in sections.items()}
-    shares["other"] = {"cpu_seconds": round(result["cpu_seconds"] - accounted, 3),
-                       "cpu_share": round((result["cpu_seconds"] - accounted) / result["cpu_seconds"], 4)}
-    return {"decisions": n, "updates": result["updates"], "wall_seconds": result["wall_seconds"],
-            "cpu_seconds": result["cpu_seconds"], "decisions_per_second": result["decisions_per_second"],
-            "decisions_per_cpu_second": result["decisions_per_cpu_second"],
-            "loop_decisions_per_second": round(n / loop_wall), "loop_decisions_per_cpu_second": round(n / loop_cpu),
+    loop = {name: s for name, s in sections.items() if name not in ("evaluation", "checkpoint")}
+    cpu = sum(s["cpu_seconds"] for s in loop.values())
+    shares = {name: {**s, "cpu_share": round(s["cpu_seconds"] / cpu, 4),
+                     "cpu_us_per_decision": round(1e6 * s["cpu_seconds"] / n, 2)} for name, s in loop.items()}
+    return {"decisions": n, "updates": result["updates"], "wall_seconds": result["train_seconds"],
+            "cpu_seconds": result["train_cpu_seconds"], "decisions_per_second": round(n / result["train_seconds"]),
+            "decisions_per_cpu_second": round(n / result["train_cpu_seconds"]),
             "update_alone_decisions_per_cpu_second": round(n / sections["PPO update"]["cpu_seconds"]),
             "sections": shares}
 
@@ -72,22 +76,22 @@ def measure_sb3(game_name: str, players: int, tables: int, steps: int, seed: int
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     load_before = os.getloadavg()
+    recipe = load_recipe(args.recipe)
     result: dict[str, Any] = {
-        "benchmark": "learner_throughput", "game": args.game, "players": args.players, "tables": args.tables,
-        "rollout_steps": args.rollout_steps, "updates": args.updates, "magnet": args.magnet,
+        "benchmark": "learner_throughput", "recipe": args.recipe, "game": recipe.game, "players": recipe.players,
+        "tables": recipe.ppo.tables, "rollout_steps": recipe.ppo.rollout_steps, "updates": args.updates,
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, {os.cpu_count()} cores, "
                    f"python {platform.python_version()}, torch {th.__version__}",
         "load_average_before": [round(x, 2) for x in load_before],
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset: OpenMP's default)"), "learner": {},
     }
-    for inputs in args.inputs:
-        for threads in args.threads:
-            cfg = LearnerConfig(game=args.game, players=args.players, tables=args.tables,
-                                rollout_steps=args.rollout_steps, total_decisions=args.updates * args.tables
-                                * args.rollout_steps, magnet=args.magnet, threads=threads, seed=args.seed,
-                                sparse_inputs=inputs == "sparse")
-            result["learner"][f"{inputs}_inputs_{threads}_threads"] = measure_learner(cfg)
-    result["sb3_anchor"] = measure_sb3(args.game, args.players, args.sb3_tables, args.sb3_steps, args.seed,
+    for threads in args.threads:
+        budget = args.updates * recipe.ppo.tables * recipe.ppo.rollout_steps
+        cfg = dataclasses.replace(recipe, **QUIET, decisions=budget,
+                                  out=str(results_dir(False) / "learner_throughput_run"), seed=args.seed,
+                                  ppo=dataclasses.replace(recipe.ppo, threads=threads))
+        result["learner"][f"{threads}_threads"] = measure_learner(cfg)
+    result["sb3_anchor"] = measure_sb3(recipe.game, recipe.players, args.sb3_tables, args.sb3_steps, args.seed,
                                        args.threads[0])
     result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     return result
@@ -95,15 +99,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="tripoli")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--tables", type=int, default=1024)
-    p.add_argument("--rollout-steps", type=int, default=16, help="decisions per table per update")
-    p.add_argument("--updates", type=int, default=4, help="updates timed (after a warm-up run)")
-    p.add_argument("--magnet", default="heuristic", help="the magnet agent ('' for none)")
+    p.add_argument("--recipe", default="recipes/tripoli.toml", help="the recipe timed (default recipes/tripoli.toml)")
+    p.add_argument("--updates", type=int, default=6, help="updates timed (after a warm-up run)")
     p.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="torch thread counts to time")
-    p.add_argument("--inputs", nargs="+", choices=["sparse", "dense"], default=["sparse", "dense"],
-                   help="how the update feeds the input layer (LearnerConfig.sparse_inputs), each timed")
     p.add_argument("--sb3-tables", type=int, default=256, help="tables of the SB3 anchor (train_throughput's)")
     p.add_argument("--sb3-steps", type=int, default=8192, help="learner decisions of the SB3 anchor")
     p.add_argument("--seed", type=int, default=0)
@@ -113,14 +111,13 @@ def main(argv: list[str] | None = None) -> None:
     result = run(args)
     if args.note:
         result["note"] = args.note
-    path = write_result(result, results_dir(args.commit) / f"learner_throughput_{args.game}.json")
-    print(f"{args.game}, {args.players} players, {args.tables} tables x {args.rollout_steps} steps, every seat "
-          f"learning, magnet {args.magnet or 'none'}; load average {result['load_average_before'][0]:.1f} before, "
+    path = write_result(result, results_dir(args.commit) / f"learner_throughput_{result['game']}.json")
+    print(f"{args.recipe}: {result['game']}, {result['players']} players, {result['tables']} tables x "
+          f"{result['rollout_steps']} steps; load average {result['load_average_before'][0]:.1f} before, "
           f"{result['load_average_after'][0]:.1f} after ({os.cpu_count()} cores)")
     for label, r in result["learner"].items():
-        print(f"  learner, {label.replace('_', ' ')}: {r['loop_decisions_per_second']:>7,} decisions/s wall, "
-              f"{r['loop_decisions_per_cpu_second']:>7,} per CPU second (loop; whole run {r['decisions_per_second']:,}"
-              f" and {r['decisions_per_cpu_second']:,}); the update alone "
+        print(f"  cardgym train, {label.replace('_', ' ')}: {r['decisions_per_second']:>7,} learner decisions/s "
+              f"wall, {r['decisions_per_cpu_second']:>7,} per CPU second; the update alone "
               f"{r['update_alone_decisions_per_cpu_second']:,} per CPU second")
         for name, s in r["sections"].items():
             us = f"{s['cpu_us_per_decision']:7.1f} us/decision" if "cpu_us_per_decision" in s else ""

@@ -29,9 +29,8 @@ def entry(name: str, results: dict[str, Any], command: str, note: str, load: str
               for f in results["fields"]}
     return {"name": name, "command": command, "load_average_at_start_1_5_15": load, "note": note,
             "train_seconds": results["train_seconds"], "imitation": results.get("imitation"),
-            "ppo_steps": results["steps"], "steps_per_second": results["steps_per_second"],
-            "closing_seconds": results.get("closing_seconds"), "opponent_pool": results.get("opponent_pool"),
-            "final_opponent_weights": results.get("opponent_weights"), "kept": results.get("kept"),
+            "decisions": results["decisions"], "decisions_per_second": results["decisions_per_second"],
+            "final_pool": results.get("pool"),
             "beats_heuristic_in_every_field": results["beats_heuristic_in_every_field"], "fields": fields}
 
 

@@ -93,7 +93,7 @@ class SingleAgentTable(gym.Env):
 
 
 def make_model(env, seed: int) -> MaskablePPO:
-    """The policy and PPO settings of ``cardgym train``'s defaults (training/train_config.py)."""
+    """MaskablePPO with the policy of cardgym's model files (:class:`agents.ppo.SymlogFeatures`, 256 → 128)."""
     return MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=2048, n_epochs=4, learning_rate=5e-4, gamma=1.0,
                        seed=seed, device="cpu", verbose=0,
                        policy_kwargs={"features_extractor_class": SymlogFeatures,
@@ -123,11 +123,12 @@ def measure_rllib(game_name: str, players: int, opponent: str, tables: int, step
     with the settings of ``cardgym train --engine rllib``, on a local Ray with ``runners`` env runners."""
     import ray
 
+    from training.config import PPOConfig, TrainConfig
     from training.rllib_train import rllib_config
-    from training.train_config import TrainConfig
 
-    cfg = TrainConfig(game=game_name, players=players, opponents=opponent, tables=tables, n_steps=32,
-                      batch_size=2048, n_epochs=4, learning_rate=5e-4, seed=seed)
+    cfg = TrainConfig(game=game_name, players=players, opponents=opponent, seed=seed,
+                      ppo=PPOConfig(tables=tables, rollout_steps=32, minibatch_size=2048, epochs=4,
+                                    learning_rate=5e-4))
     t0 = time.perf_counter()
     ray.init(include_dashboard=False, log_to_driver=False)
     try:

@@ -11,8 +11,9 @@ from agents.registry import make_agent
 from agents.zoo import bot_names
 from envs.core.game import sample_legal
 from envs.registry import GAMES, make_game
-from training.train import closing_fields
-from training.train_config import TrainConfig
+from training.closing import closing_fields
+from training.config import TrainConfig
+from training.opponent_pool import parse_opponents
 
 
 def _decisions(name: str, tables: int = 512) -> tuple:
@@ -45,9 +46,10 @@ def test_held_out_styles_play_legal_actions_unlike_their_sources(name: str) -> N
 @pytest.mark.parametrize("name", list(GAMES))
 def test_closing_table_has_held_out_fields_no_pool_names(name: str) -> None:
     game = make_game(name, 4)
-    fields = closing_fields(TrainConfig(game=name), game, {})
+    fields = closing_fields(game)
     assert [f"heldout:{k}" for k in heldout_specs(name)] == [f for f in fields if f.startswith("heldout:")]
-    assert not any(spec in TrainConfig().opponents for spec in heldout_specs(name).values())
+    pool = [m.agent.name for m in parse_opponents(TrainConfig().opponents, game)]
+    assert not set(heldout_specs(name).values()) & set(pool)
     assert not set(heldout_specs(name)) & set(bot_names(name))  # never a zoo name a pool may use
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents.heldout import heldout_specs
 from agents.registry import make_agent
 from envs.core.agent import AgentBase
 from envs.registry import make_game
+from training.closing import closing_fields
 from training.evaluate import EvalResult, FieldEvaluator, fields_table, paired_advantage
 from training.opponent_pool import OpponentPool, PoolMember, league_weight, parse_opponents
 from training.sb3_vec_env import CardVecEnv
-from training.train import closing_fields
-from training.train_config import TrainConfig
 
 
 class _Tagged(AgentBase):
@@ -52,40 +52,31 @@ def test_priors_give_the_snapshots_their_share_and_drop_the_oldest():
         pool.add_snapshot(f"self@{k}", _Tagged(game, f"s{k}"))
     assert [m.name for m in pool.members] == ["heuristic", "random", "self@1", "self@2"]
     assert pool.priors() == [0.375, 0.125, 0.25, 0.25]
-    assert pool.weights(league=False) == pytest.approx(pool.priors())
+    assert pool.weights() == pytest.approx([p * 0.25 / 0.25 for p in pool.priors()])  # all unmeasured: 0.25 each
 
 
 def test_league_weights_favour_the_fields_the_learner_handles_worst():
     game = make_game("tripoli")
-    pool = OpponentPool(_members(game, heuristic=3, random=1), league_floor=0.05)
-    assert pool.weights(league=True) == pytest.approx([0.75, 0.25])  # unmeasured members count as ahead = 0.5
+    pool = OpponentPool(_members(game, heuristic=3, random=1))
+    assert pool.weights() == pytest.approx([0.75, 0.25])  # unmeasured members count as ahead = 0.5
     pool.set_ahead({"heuristic": 0.5, "random": 0.9})
     # factors (1 - 0.5)^2 = 0.25 and max((1 - 0.9)^2, 0.05) = 0.05: 0.75 * 0.25 = 0.1875 and 0.25 * 0.05 = 0.0125
-    assert pool.weights(league=True) == pytest.approx([0.1875 / 0.2, 0.0125 / 0.2])
+    assert pool.weights() == pytest.approx([0.1875 / 0.2, 0.0125 / 0.2])
     pool.set_ahead({"random": 0.2})  # now behind against random: (0.8)^2 = 0.64 -> 0.16 against 0.1875
-    assert pool.weights(league=True) == pytest.approx([0.1875 / 0.3475, 0.16 / 0.3475])
-    assert league_weight(1.0, 0.05) == 0.05 and league_weight(0.0, 0.05) == 1.0
-    with pytest.raises(ValueError, match="league_power"):
-        OpponentPool(_members(game, heuristic=1), league_power=0)
-
-
-def test_a_larger_league_power_moves_the_seats_more_sharply_to_the_worst_member():
-    game = make_game("tripoli")
-    ahead = {"heuristic": 0.75, "random": 0.45}
-    square = OpponentPool(_members(game, heuristic=1, random=1))
-    square.set_ahead(ahead)
-    # (1 - 0.75)^2 = 0.0625 and (1 - 0.45)^2 = 0.3025
-    assert square.weights(league=True) == pytest.approx([0.0625 / 0.365, 0.3025 / 0.365])
-    sharp = OpponentPool(_members(game, heuristic=1, random=1), league_power=6)
-    sharp.set_ahead(ahead)
-    # (0.25)^6 = 0.000244140625 is under the floor 0.05; (0.55)^6 = 0.027680640625 is too: both get the floor
-    assert sharp.weights(league=True) == pytest.approx([0.5, 0.5])
-    sharp.set_ahead({"random": 0.2})  # (0.8)^6 = 0.262144 against the floor 0.05 of the heuristic
-    assert sharp.weights(league=True) == pytest.approx([0.05 / 0.312144, 0.262144 / 0.312144])
-    with pytest.raises(ValueError, match="league_floor"):
-        OpponentPool(_members(game, heuristic=1), league_floor=0)
+    assert pool.weights() == pytest.approx([0.1875 / 0.3475, 0.16 / 0.3475])
+    assert league_weight(1.0) == 0.05 and league_weight(0.0) == 1.0
     with pytest.raises(ValueError, match="selfplay_share"):
         OpponentPool(_members(game, heuristic=1), selfplay_share=1.0)
+
+
+def test_snapshots_share_their_seats_equally_and_count_as_unmeasured():
+    game = make_game("tripoli")
+    pool = OpponentPool(_members(game, heuristic=1, random=1), selfplay_share=0.2)
+    pool.set_ahead({"heuristic": 0.75, "random": 0.45})
+    pool.add_snapshot("self@10", _Tagged(game, "s"))
+    # priors 0.4, 0.4, 0.2; factors 0.0625, 0.3025, 0.25
+    w = [0.4 * 0.0625, 0.4 * 0.3025, 0.2 * 0.25]
+    assert pool.weights() == pytest.approx([x / sum(w) for x in w])
 
 
 def test_whole_table_draws_seat_one_agent_at_every_opponent_seat():
@@ -148,13 +139,10 @@ def test_the_reference_has_no_advantage_over_itself_in_any_field():
     assert "loses" in text and "imitated" in text and "beats the heuristic in 0 of 1 fields" in text
 
 
-def test_closing_fields_are_the_zoo_and_early_snapshots():
+def test_closing_fields_are_random_the_zoo_and_the_held_out_styles():
     game = make_game("tripoli")
-    history = {s: _Tagged(game, f"s{s}") for s in (0, 100, 250, 300, 400)}
-    fields = closing_fields(TrainConfig(fields="zoo,random", snapshot_fields=2), game, history)
-    assert list(fields) == ["random", "heuristic", "tight", "aggressive", "longsuit", "lowlead", "self@0",
-                            "self@250"]  # half of 400 is 200: the closest evaluated snapshot is at 250
-    assert fields["self@250"] is history[250]
-    fields = closing_fields(TrainConfig(fields="heuristic", snapshot_fields=3), game, history)
-    assert list(fields) == ["heuristic", "self@0", "self@100", "self@250"]  # targets 0, 100, 200
-    assert list(closing_fields(TrainConfig(fields="tight", snapshot_fields=0), game, history)) == ["tight"]
+    fields = closing_fields(game)
+    assert list(fields)[:6] == ["random", "heuristic", "tight", "aggressive", "longsuit", "lowlead"]
+    assert [name for name in fields if name.startswith("heldout:")] == [f"heldout:{name}" for name in
+                                                                        heldout_specs("tripoli")]
+    assert len(fields) == 6 + len(heldout_specs("tripoli"))

@@ -14,9 +14,9 @@ from benchmarks.record_training import main, record
 def _results(game: str = "tripoli", advantage: float = 0.5) -> dict:
     field = {"field": "heuristic", "advantage": advantage, "ci95": 0.1, "candidate": -1.0, "reference": -1.5,
              "deals": 4000, "seen": "in the training pool", "beats": advantage > 0.1}
-    return {"config": {"game": game}, "train_seconds": 60.0, "steps": 1000, "steps_per_second": 16.7,
-            "closing_seconds": 5.0, "opponent_pool": ["heuristic"], "opponent_weights": [1.0],
-            "beats_heuristic_in_every_field": advantage > 0.1, "fields": [field]}
+    return {"config": {"game": game}, "train_seconds": 60.0, "decisions": 1000, "decisions_per_second": 16.7,
+            "pool": [{"name": "heuristic", "weight": 1.0}], "beats_heuristic_in_every_field": advantage > 0.1,
+            "fields": [field]}
 
 
 def _run(tmp_path: Path, name: str, results: dict | str) -> Path:
@@ -32,13 +32,12 @@ def test_a_run_is_recorded_and_a_second_of_the_same_name_replaces_it(tmp_path: P
     runs = json.loads(out.read_text())["runs"]
     assert [r["name"] for r in runs] == ["r1"] and runs[0]["fields"]["heuristic"]["advantage"] == 0.5
     assert runs[0]["command"] == "make train" and runs[0]["load_average_at_start_1_5_15"] == "0.1, 0.2, 0.3"
-    assert runs[0]["kept"] is None  # a run from before --keep
-    kept = {"rule": "best", "steps": 800, "worst_family": 0.12, "is_last": False}
-    record("r2", _run(tmp_path, "b", {**_results(), "kept": kept}), "c", "n", "", tmp_path)
+    assert runs[0]["decisions"] == 1000 and runs[0]["final_pool"] == [{"name": "heuristic", "weight": 1.0}]
+    record("r2", _run(tmp_path, "b", _results(advantage=0.2)), "c", "n", "", tmp_path)
     record("r1", _run(tmp_path, "c", _results(advantage=-0.5)), "c", "n", "", tmp_path)
     runs = json.loads(out.read_text())["runs"]
     assert [r["name"] for r in runs] == ["r2", "r1"] and runs[1]["fields"]["heuristic"]["beats"] is False
-    assert runs[0]["kept"] == kept
+    assert runs[0]["fields"]["heuristic"]["advantage"] == 0.2
 
 
 @pytest.mark.parametrize("content", ["{not json", json.dumps({"config": {}}), json.dumps([1, 2]), None])

@@ -21,13 +21,13 @@ from envs.core.game import sample_legal  # noqa: E402
 from envs.registry import make_game  # noqa: E402
 from envs.vector import CardVectorEnv  # noqa: E402
 from training.cli import main as cli_main  # noqa: E402
+from training.config import PPOConfig, TrainConfig  # noqa: E402
 from training.rllib_module import MaskedSymlogModule  # noqa: E402
-from training.rllib_train import export_model  # noqa: E402
-from training.train_config import TrainConfig  # noqa: E402
+from training.rllib_train import export_model, ignored  # noqa: E402
 
 
 def test_exported_model_file_plays_exactly_as_the_rllib_module(tmp_path) -> None:
-    cfg = TrainConfig(game="flipflop", players=3, features_dim=32, net_arch=(16, 8), out=str(tmp_path))
+    cfg = TrainConfig(game="flipflop", players=3, out=str(tmp_path), ppo=PPOConfig(features_dim=32, net_arch=(16, 8)))
     game = make_game("flipflop", 3)
     env = CardVectorEnv(game, 8, RandomAgent(game))
     th.manual_seed(3)
@@ -36,7 +36,7 @@ def test_exported_model_file_plays_exactly_as_the_rllib_module(tmp_path) -> None
     with th.no_grad():
         for p in module.parameters():
             p.normal_(0, 0.3)
-    path = export_model(module, cfg, tmp_path / "model.zip", steps=123, extra={"engine": "rllib"})
+    path = export_model(module, cfg, tmp_path / "model.zip", extra={"engine": "rllib", "train": {"decisions": 123}})
     agent = PPOAgent(game, path)
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(0)
@@ -54,33 +54,25 @@ def test_exported_model_file_plays_exactly_as_the_rllib_module(tmp_path) -> None
         assert (greedy == np.where(legal, logits, -np.inf).argmax(axis=1)).all()
         obs, *_ = env.step(sample_legal(obs["action_mask"], rng))
     meta = json.loads(zipfile.ZipFile(path).read("cardgym.json"))
-    assert meta["engine"] == "rllib" and meta["ppo"]["num_timesteps"] == 123
+    assert meta["engine"] == "rllib" and meta["train"]["decisions"] == 123
 
 
 def test_tiny_rllib_training_on_local_ray_then_cardgym_eval(tmp_path, capsys) -> None:
     out = tmp_path / "run"
     cli_main(["train", "--engine", "rllib", "--game", "tripoli", "--players", "3", "--tables", "32",
-              "--minutes", "0.25", "--final-deals", "60", "--fields", "heuristic", "--snapshot-fields", "0",
-              "--seed", "4", "--out", str(out), "--no-progress"])
+              "--minutes", "0.25", "--final-deals", "60", "--seed", "4", "--out", str(out)])
     printed = capsys.readouterr().out
     assert "advantage over the heuristic" in printed and "env runner(s)" in printed
+    assert "--engine rllib runs plain PPO: imitate, magnet, snapshot_every, opponent_share" in printed
     results = json.loads((out / "results.json").read_text())
-    assert results["engine"] == "rllib" and results["steps"] > 0 and results["config"]["imitate"] == 0
+    assert results["engine"] == "rllib" and results["decisions"] > 0
     cli_main(["eval", "--game", "tripoli", "--players", "3", "--agents", f"ppo:{out / 'model.zip'}", "heuristic",
               "random", "--deals", "60", "--out", str(tmp_path / "eval")])
     assert "ppo" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("flag", "message"), [(["--selfplay"], "--selfplay is not supported by --engine rllib"),
-                                               (["--league"], "--league is not supported by --engine rllib"),
-                                               (["--anchor", "heuristic"],
-                                                "--anchor is not supported by --engine rllib"),
-                                               (["--anneal-lr", "0.3"],
-                                                "--anneal-lr is not supported by --engine rllib"),
-                                               (["--keep", "best"], "--keep best is not supported by --engine rllib"),
-                                               (["--background-eval"],
-                                                "--background-eval is not supported by --engine rllib")])
-def test_unsupported_options_refused_before_ray_starts(flag, message, tmp_path, capsys) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        cli_main(["train", "--engine", "rllib", *flag, "--out", str(tmp_path / "x")])
-    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+def test_the_settings_rllib_does_not_use_are_named() -> None:
+    assert ignored(TrainConfig()) == ["imitate", "magnet", "snapshot_every", "opponent_share"]
+    plain = TrainConfig(imitate=0, magnet="", snapshot_every=0, opponent_share=0.0)
+    assert ignored(plain) == [] and ignored(TrainConfig(imitate=0, magnet="", snapshot_every=0,
+                                                        opponent_share=0.0, resume="x.zip")) == ["resume"]

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.registry import ANCHOR_BOTS, make_agent
-from agents.zoo import BOTS, bot_class, bot_info, list_bots
+from agents.registry import make_agent
+from agents.zoo import BOTS, bot_class, list_bots
 from envs.core.agent import Agent, agent_label
 from envs.core.cards import parse_card
 from envs.flipflop import actions as FT
@@ -186,11 +186,6 @@ def test_cli_agents_lists_every_name(game_name: str, capsys) -> None:
         assert listed[info.name] == f"v{info.version}"
         assert any(line.split()[0] == info.name and info.summary in line for line in lines)
     assert "ppo:PATH" in listed and "module:Class" in listed
-    for name, path in ANCHOR_BOTS.get(game_name, {}).items():  # Flip Flop's reader, marked as an anchor
-        version = f"v{bot_info(name, path).version}"
-        assert any(line.split()[:2] == [name, version] and f"an anchor (cardgym train --anchor {name})" in line
-                   for line in lines)
-    assert "reader" in listed if game_name == "flipflop" else "reader" not in listed
     other = next(g for g in GAMES if g != game_name)
     assert not (set(BOTS[other]) - set(BOTS[game_name])) & set(listed), "another game's bots are listed"
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from agents.registry import ANCHOR_BOTS
 from agents.styles import CARELESS_RANGE, FAMILIES
-from agents.zoo import BOTS, bot_info, list_bots
+from agents.zoo import BOTS, list_bots
 
 SPEC_FORMS = (
     ("ppo:PATH", "a model trained by `cardgym train` (the .zip it writes), for the same game, table size and rules"),
@@ -38,15 +37,12 @@ def spec_forms(game: str) -> list[tuple[str, str]]:
 
 
 def agents_text(game: str) -> str:
-    """The listing of ``game``'s agents that ``cardgym agents --game game`` prints: the zoo, its anchor bots
-    (:data:`agents.registry.ANCHOR_BOTS`) and the spec forms."""
+    """The listing of ``game``'s agents that ``cardgym agents --game game`` prints: the zoo, the search player and
+    the spec forms."""
     bots, forms = list_bots(game), spec_forms(game)
-    anchors = [bot_info(name, path) for name, path in ANCHOR_BOTS.get(game, {}).items()]
-    width = max(len(name) for name in [b.name for b in bots + anchors] + [form for form, _ in forms])
+    width = max(len(name) for name in [b.name for b in bots] + [form for form, _ in forms])
     lines = [f"{game} agents:"]
     lines += [f"  {b.name:<{width}}  v{b.version:<3} {b.summary}" for b in bots]
-    lines += [f"  {b.name:<{width}}  v{b.version:<3} {b.summary} Not a zoo style: an anchor "
-              f"(cardgym train --anchor {b.name})." for b in anchors]
     lines += search_line(game, width)
     lines += [f"  {form:<{width}}  {'':<4} {meaning}" for form, meaning in forms]
     return "\n".join(lines)

@@ -16,7 +16,6 @@ from collections.abc import Callable
 import numpy as np
 import torch as th
 
-from agents.anchor import AnchoredPolicy, anchor_bonus
 from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 
@@ -56,11 +55,8 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
             log: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
     """Fit ``policy`` (a MaskablePPO policy) to ``teacher`` on about ``decisions`` teacher decisions, collected
     ``tables`` games at a time (seeds ``seed * 2**32 + k``, apart from PPO's), each chunk trained ``epochs`` times.
-    Stops early at ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's accuracy and losses.
-    An :class:`~agents.anchor.AnchoredPolicy` already plays its anchor (the heuristic, or another anchor bot): only
-    its critic is fitted, and the accuracy is that of the anchored policy."""
+    Stops early at ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's accuracy and losses."""
     opt = th.optim.Adam(policy.parameters(), lr=learning_rate)
-    actor = 0.0 if isinstance(policy, AnchoredPolicy) else 1.0  # an anchored policy already plays its anchor
     rng = np.random.default_rng(seed)
     policy.set_training_mode(True)
     done, chunk, stats = 0, 0, {}
@@ -77,12 +73,11 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
             for i in range(0, len(order), batch_size):
                 mb = order[i:i + batch_size]
                 latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs_t[mb]))
-                logits = (policy.action_net(latent_pi) + anchor_bonus(policy, obs_t[mb], mask_t[mb])
-                          ).masked_fill(~mask_t[mb], -1e8)
+                logits = policy.action_net(latent_pi).masked_fill(~mask_t[mb], -1e8)
                 ce = th.nn.functional.cross_entropy(logits, act_t[mb])
                 v_loss = th.nn.functional.mse_loss(policy.value_net(latent_vf).squeeze(1), ret_t[mb])
                 opt.zero_grad()
-                (actor * ce + 0.5 * v_loss).backward()
+                (ce + 0.5 * v_loss).backward()
                 th.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
                 opt.step()
                 correct += float((logits.argmax(1) == act_t[mb]).sum().item())

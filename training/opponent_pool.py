@@ -1,29 +1,20 @@
 """The opponent pool of a training run: fixed agents and frozen snapshots of the learner, with their weights.
 
 Each opponent seat of a newly dealt table draws one member of the pool with probability proportional to its weight
-(:meth:`envs.vector.CardVectorEnv.set_opponents`). A member's *prior* weight is its share of the pool as given
-(``--opponents heuristic=2,random=1,tight``); with self-play the snapshots of the learner together get
+(:meth:`training.rollout.Rollout.set_opponents`). A member's *prior* weight is its share of the pool as given
+(``opponents = "heuristic=2,random=1,tight"``); with self-play the snapshots of the learner together get
 ``selfplay_share`` of the seats and the fixed agents the rest, in their given proportions.
 
-With the *league* on, the prior is multiplied by how far the learner still is from beating each member: after every
-periodic evaluation, member ``i`` gets weight ``prior_i * max((1 - ahead_i) ** power, floor)`` (``power`` 2 and
-``floor`` 0.05 unless given), where ``ahead_i`` is the learner's share of the differences between its results
-against that member and the heuristic's in the same seats of the same duplicate deals: the sum of the differences in
-the learner's favour over the sum of their absolute values
-(:class:`training.evaluate.FieldAdvantage`; 0.5 when it plays like the heuristic, below 0.5 exactly when it loses
-chips to the heuristic there). Deals the two play alike do not count: an anchored learner plays most deals like the
-heuristic, and counting them as half-wins pulled every member to about 0.5 and the weights to about equal. The share
-weighs each deal by what was at stake: counting deals won and lost instead rates a learner that wins many small
-pots and loses a few large ones as ahead of a member it is losing chips to. ``--league-by deals`` counts them
-all the same (the share of those deals it did better in), which Le triolet's recipe uses (docs/training.md). This is
-prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)²``, with ``p`` the learner's chance to
-beat the reference rather than the opponent): seats go to the opponents the learner handles worst, and an opponent
-it has mastered keeps ``floor`` of its prior so that what was learned against it is not forgotten. The shares
-``ahead`` of a pool mostly lie between 0.45 and 0.8: with the square a member the learner ties (0.5) gets four times
-the seats of one it is well ahead of (0.75), and the mean chips PPO maximises may still pay for exploiting the many
-members it beats at the cost of the few it does not. A larger ``power`` (``--league-power``, 16 times with 4) moves
-the seats more sharply to the worst members; it needs a smaller ``floor`` (``--league-floor``), which otherwise caps
-the factors of all but the worst (``0.5 ** 4 = 0.0625``).
+The league (always on) multiplies the prior by how far the learner still is from beating each fixed member: after
+every periodic evaluation (:mod:`training.pool_eval`), member ``i`` gets weight
+``prior_i * max((1 - ahead_i) ** LEAGUE_POWER, LEAGUE_FLOOR)``, where ``ahead_i`` is the learner's share of the
+differences between its results against that member and the heuristic's in the same seats of the same duplicate
+deals (:attr:`training.evaluate.FieldAdvantage.ahead`: 0.5 when it plays like the heuristic, below 0.5 exactly when
+it loses chips to the heuristic there; deals the two play alike do not count, and each deal weighs what was at
+stake). This is prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)**2``, with ``p`` the
+learner's chance to beat the reference rather than the opponent): seats go to the opponents the learner handles
+worst, and an opponent it has mastered keeps :data:`LEAGUE_FLOOR` of its prior so that what was learned against it is
+not forgotten. Snapshots are not measured: they share ``selfplay_share`` of the seats equally.
 """
 
 from __future__ import annotations
@@ -32,6 +23,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from agents.registry import AgentSpecError, make_agent
+from agents.zoo import bot_names
 from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 from training.limits import MAX_FAMILY_MEMBERS
@@ -56,7 +48,9 @@ FAMILY_MEMBERS = {"styles": "style", "careless-styles": "careless-style", "carel
 
 
 def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
-    """``"heuristic=3,random=1"`` → pool members (weight 1 when not given); ``styles:N=W`` stands for the members
+    """``"heuristic=3,random=1"`` → pool members (weight 1 when not given); ``zoo=W`` stands for every bot of the
+    game's zoo (:func:`agents.zoo.bot_names`, random and the heuristic among them) sharing the weight ``W``;
+    ``styles:N=W`` stands for the members
     ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``, and
     ``careless-styles:N=W`` and ``careless-bots:N=W`` likewise for ``careless-style:0`` … and ``careless-bot:0`` …
     (:mod:`agents.styles`), N from 1 to :data:`~training.limits.MAX_FAMILY_MEMBERS`. Raises
@@ -79,7 +73,10 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
                 raise AgentSpecError(f"opponent {item!r}: the weight must be a finite non-negative number")
         names, each = [name], weight
         family, _, count = name.partition(":")
-        if family in FAMILY_MEMBERS:
+        if name == "zoo":
+            names = bot_names(game.name)
+            each = weight / len(names)
+        elif family in FAMILY_MEMBERS:
             size = int(count) if count.isascii() and count.isdigit() and len(count) < 10 else 0
             if not 1 <= size <= MAX_FAMILY_MEMBERS:
                 raise AgentSpecError(f"opponent {item!r}: {family}:N needs a number of players N from 1 to "
@@ -94,28 +91,28 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
     return members
 
 
-def league_weight(ahead: float, floor: float, power: float = 2.0) -> float:
+LEAGUE_POWER = 2.0
+"""The power of how far the learner is from beating a member in that member's league factor."""
+LEAGUE_FLOOR = 0.05
+"""The least league factor: a member the learner has mastered keeps this share of its prior."""
+
+
+def league_weight(ahead: float) -> float:
     """The league's factor for a member against which the learner is ``ahead`` (see the module docstring)."""
-    return max((1.0 - ahead) ** power, floor)
+    return max((1.0 - ahead) ** LEAGUE_POWER, LEAGUE_FLOOR)
 
 
 class OpponentPool:
     """Fixed agents plus up to ``max_snapshots`` snapshots of the learner (the oldest dropped first)."""
 
-    def __init__(self, members: list[PoolMember], selfplay_share: float = 0.5, max_snapshots: int = 5,
-                 league_floor: float = 0.05, league_power: float = 2.0) -> None:
+    def __init__(self, members: list[PoolMember], selfplay_share: float = 0.5, max_snapshots: int = 5) -> None:
         if not 0 <= selfplay_share < 1:
             raise ValueError(f"selfplay_share must be in [0, 1), got {selfplay_share}")
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be at least 1, got {max_snapshots}")
-        if not 0 < league_floor <= 1:
-            raise ValueError(f"league_floor must be in (0, 1], got {league_floor}")
-        if not 0 < league_power < float("inf"):
-            raise ValueError(f"league_power must be a positive finite number, got {league_power}")
         self.fixed = list(members)
         self.snapshots: list[PoolMember] = []
         self.selfplay_share, self.max_snapshots = selfplay_share, max_snapshots
-        self.league_floor, self.league_power = league_floor, league_power
         self.ahead: dict[str, float] = {}
 
     @property
@@ -138,13 +135,9 @@ class OpponentPool:
         """Record, per member name, how often the learner is ahead of the heuristic against it (league weights)."""
         self.ahead.update(ahead)
 
-    def weights(self, league: bool) -> list[float]:
-        """Seat weights of the members, summing to 1: the priors, times the league factor when ``league``
-        (members not measured yet count as ``ahead = 0.5``)."""
-        w = self.priors()
-        if league:
-            factors = [league_weight(self.ahead.get(m.name, 0.5), self.league_floor, self.league_power)
-                       for m in self.members]
-            w = [p * f for p, f in zip(w, factors, strict=True)]
+    def weights(self) -> list[float]:
+        """Seat weights of the members, summing to 1: the priors times the league factors (members not measured
+        yet, snapshots among them, count as ``ahead = 0.5``)."""
+        w = [p * league_weight(self.ahead.get(m.name, 0.5)) for p, m in zip(self.priors(), self.members, strict=True)]
         total = sum(w)
         return [x / total for x in w]

@@ -29,16 +29,15 @@ MASKED = th.finfo(th.float32).min
 
 
 class MaskedSymlogModule(TorchRLModule, ValueFunctionAPI):
-    """PPO's actor and critic for a cardgym vector env; ``model_config``: ``features_dim`` (int), ``hints`` (the
-    hint features' name, :mod:`agents.hints`; optional) and ``net_arch`` (list of hidden widths of the policy and the
-    value MLPs)."""
+    """PPO's actor and critic for a cardgym vector env; ``model_config``: ``features_dim`` (int) and ``net_arch``
+    (list of hidden widths of the policy and the value MLPs)."""
 
     def setup(self) -> None:
         obs_space = self.observation_space["observation"] if isinstance(self.observation_space, spaces.Dict) \
             else self.observation_space
         config: dict[str, Any] = dict(self.model_config or {})
         features = int(config.get("features_dim", 256))
-        self.features_extractor = SymlogFeatures(obs_space, features, str(config.get("hints", "")))
+        self.features_extractor = SymlogFeatures(obs_space, features)
         self.mlp_extractor = MlpExtractor(features, list(config.get("net_arch", [128])), th.nn.Tanh, "cpu")
         self.action_net = th.nn.Linear(self.mlp_extractor.latent_dim_pi, int(self.action_space.n))
         self.value_net = th.nn.Linear(self.mlp_extractor.latent_dim_vf, 1)

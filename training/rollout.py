@@ -3,7 +3,9 @@
 :class:`Rollout` steps ``num_tables`` tables of a :class:`~envs.core.game.BatchedGame` directly (no vector env): at
 each step every table's acting seat decides, all at once. Each seat of a newly dealt table is a *learner* seat
 (the shared policy samples its decisions) or, with probability ``opponent_share``, a seat of a frozen agent drawn
-from ``opponents`` (any :mod:`envs.core.agent` agent); every table keeps at least one learner seat. A seat sees only
+from ``opponents`` (any :mod:`envs.core.agent` agent) with probability proportional to its weight
+(:meth:`Rollout.set_opponents`: the opponent pool hands its members over); every table keeps at least one learner
+seat. A seat sees only
 its own observation (``game.observe(state, seat)``). A finished table is dealt again at once (its table seed drawn
 from the rollout's seed), so every table acts at every step.
 
@@ -98,18 +100,15 @@ class Rollout:
     the policy's samples."""
 
     def __init__(self, game: BatchedGame, num_tables: int, steps: int, policy: MaskableActorCriticPolicy, *,
-                 opponents: Sequence[Agent] = (), opponent_share: float = 0.0, magnet: Magnet | None = None,
+                 opponents: Sequence[Agent] = (), weights: Sequence[float] | None = None,
+                 opponent_share: float = 0.0, magnet: Magnet | None = None,
                  reward_scale: float = 1.0, sparse: bool = False, seed: int = 0,
                  stopwatch: Stopwatch | None = None) -> None:
         if not 0.0 <= opponent_share <= 1.0 or (opponent_share > 0 and not opponents):
             raise ValueError(f"opponent_share must be in [0, 1] (above 0 only with opponents), got {opponent_share}")
-        for i, agent in enumerate(opponents):
-            check_agent(agent, game, f"opponents[{i}]")
-            if wants_seat_view(agent):
-                raise ValueError(f"opponents[{i}] ({agent.name!r}) wants seat views, which the learner's tables do "
-                                 "not keep")
         self.game, self.num_tables, self.policy, self.magnet = game, num_tables, policy, magnet
-        self.opponents, self.opponent_share, self.reward_scale = list(opponents), opponent_share, reward_scale
+        self.opponent_share, self.reward_scale = opponent_share, reward_scale
+        self.set_opponents(opponents, weights)
         self.sparse = sparse
         self.watch = stopwatch or Stopwatch()
         self.rng = np.random.default_rng(seed)
@@ -140,6 +139,33 @@ class Rollout:
         self.state = game.init(self._table_seeds(num_tables))
         self._start(np.arange(num_tables))
 
+    def set_opponents(self, opponents: Sequence[Agent], weights: Sequence[float] | None = None) -> None:
+        """Who takes the opponent seats of tables dealt from now on: ``opponents[k]`` with probability
+        ``weights[k] / sum(weights)`` (equal weights when ``None``). Tables already dealt keep their seats: an agent
+        seated there that is not among ``opponents`` stays in :attr:`opponents` with weight 0 until they end."""
+        for i, agent in enumerate(opponents):
+            check_agent(agent, self.game, f"opponents[{i}]")
+            if wants_seat_view(agent):
+                raise ValueError(f"opponents[{i}] ({agent.name!r}) wants seat views, which the learner's tables do "
+                                 "not keep")
+        w = np.ones(len(opponents)) if weights is None else np.asarray(weights, np.float64)
+        if w.shape != (len(opponents),) or not np.isfinite(w).all() or (w < 0).any() or (len(w) and w.sum() <= 0):
+            raise ValueError(f"weights must be one finite non-negative number per opponent, not all 0; got {weights}")
+        agents, w = list(opponents), list(w)
+        if hasattr(self, "agent_of"):  # re-index the seated agents in the new list
+            seated = ~self.learner
+            where = np.zeros(len(self.opponents), np.int64)
+            for k in np.unique(self.agent_of[seated]).tolist():
+                found = next((j for j, a in enumerate(agents) if a is self.opponents[k]), None)
+                if found is None:
+                    found = len(agents)
+                    agents.append(self.opponents[k])
+                    w.append(0.0)
+                where[k] = found
+            self.agent_of[seated] = where[self.agent_of[seated]]
+        self.opponents = agents
+        self.weights = np.asarray(w) / sum(w) if w else np.zeros(0)
+
     # ----- tables ------------------------------------------------------------------------------------------------
     def _table_seeds(self, k: int) -> np.ndarray:
         counters = np.arange(self.dealt, self.dealt + k, dtype=np.uint64)
@@ -155,7 +181,7 @@ class Rollout:
             learner[nobody, self.rng.integers(n, size=nobody.size)] = True
             self.learner[idx] = learner
             if self.opponents:
-                self.agent_of[idx] = self.rng.integers(len(self.opponents), size=(idx.size, n))
+                self.agent_of[idx] = self.rng.choice(len(self.opponents), size=(idx.size, n), p=self.weights)
             self.last[idx] = -1
             self.chips[idx] = self.state.rewards[idx]
             self.pending[idx] = self.state.rewards[idx] * self.reward_scale

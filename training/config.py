@@ -1,0 +1,243 @@
+"""The settings of a training run, declared once: :class:`TrainConfig` (with PPO's own settings in :class:`PPOConfig`).
+
+``cardgym train`` derives its command line from these dataclasses (:mod:`training.cmd_train`, with tyro: one flag per
+field, its help the field's docstring) and reads recipes from TOML files of the same fields (:func:`load_recipe`;
+``recipes/*.toml``, the PPO settings under ``[ppo]``). The defaults are the recommended recipe's
+(``recipes/tripoli.toml`` repeats them). Budgets are learner decisions, so a recipe gives the same agent on any
+machine for a given seed; ``minutes`` is only an optional cap. Kept free of heavy imports so the CLI starts fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import typing
+from pathlib import Path
+from typing import Any, Literal
+
+from training.limits import MAX_DEALS, MAX_MINUTES, MAX_STEPS, MAX_TABLES
+
+ENGINES = ("cardgym", "rllib")
+"""Who runs PPO: this project's learner (:mod:`training.train`) or RLlib on Ray (:mod:`training.rllib_train`)."""
+
+
+class RecipeError(ValueError):
+    """A recipe file or setting a user can fix (one line)."""
+
+
+@dataclasses.dataclass
+class PPOConfig:
+    """PPO's own settings and the network's shape."""
+
+    tables: int = 1024
+    """Tables stepped at once."""
+    rollout_steps: int = 16
+    """Decisions per table between updates (a batch is about ``tables * rollout_steps`` decisions)."""
+    learning_rate: float = 3e-4
+    """Adam's learning rate."""
+    epochs: int = 4
+    """Passes over each batch."""
+    minibatch_size: int = 4096
+    """Decisions per gradient step (about)."""
+    gamma: float = 1.0
+    """Discount per decision of a seat."""
+    gae_lambda: float = 0.95
+    """GAE's lambda."""
+    clip_coef: float = 0.2
+    """The clip of the probability ratio."""
+    ent_coef: float = 0.003
+    """Weight of the entropy bonus."""
+    vf_coef: float = 0.5
+    """Weight of the value loss."""
+    max_grad_norm: float = 0.5
+    """Gradient norm clip."""
+    magnet_coef: float = 0.1
+    """Weight of KL(policy || magnet) in the loss (:mod:`training.magnet`)."""
+    magnet_stay: float = 0.9
+    """Probability the magnet puts on its agent's action (the rest spread over the other legal ones)."""
+    reward_scale: float = 0.1
+    """Rewards are chips (points, stakes) times this."""
+    features_dim: int = 256
+    """Width of the shared input layer."""
+    net_arch: tuple[int, ...] = (128,)
+    """Hidden layers of each head."""
+    threads: int = 1
+    """Torch threads (more than 1 on a busy machine only with ``OMP_WAIT_POLICY=PASSIVE``: waiting threads spin)."""
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """One training run."""
+
+    game: Literal["tripoli", "triolet", "flipflop"] = "tripoli"
+    """Game to train on."""
+    players: int = 4
+    """Seats at each table."""
+    decisions: int = 6_000_000
+    """Learner decisions to train on (the budget; imitation comes on top)."""
+    minutes: float = 0.0
+    """Optional cap on the training's wall-clock minutes (0: none; the budget is ``decisions``)."""
+    seed: int = 0
+    """Seed of the weights, the tables and the samples."""
+    out: str = ""
+    """Folder for the model, checkpoint, snapshots, results and learning curve (``""``: ``runs/<game>``)."""
+    opponents: str = "zoo=6,careless-styles:8=3,careless-bots:5=3"
+    """The pool of fixed agents that take opponent seats, comma-separated ``spec=weight``
+    (:mod:`training.opponent_pool`: ``zoo`` stands for the game's zoo, ``styles:N``, ``careless-styles:N`` and
+    ``careless-bots:N`` for N members of a family, sharing the weight)."""
+    opponent_share: float = 0.5
+    """Chance that a seat of a new table goes to the pool rather than to the learner (every table keeps one learner
+    seat)."""
+    selfplay_share: float = 0.2
+    """Share of the pool's seats taken by snapshots of the learner once there are any."""
+    snapshot_every: int = 1_000_000
+    """Learner decisions between snapshots: each joins the pool and becomes the magnet (0: no snapshots)."""
+    imitate: int = 1_000_000
+    """Decisions of the magnet agent the fresh policy first imitates, so PPO starts where it plays (0: none)."""
+    magnet: str = "heuristic"
+    """Agent spec of the first magnet (the KL term's reference) and the imitation's teacher (``""``: none)."""
+    eval_every: int = 1_000_000
+    """Learner decisions between evaluations against the pool (they set its weights and write a checkpoint)."""
+    eval_deals: int = 400
+    """Duplicate deals per pool member in each evaluation."""
+    final_deals: int = 4_000
+    """Duplicate deals per field of the closing table."""
+    resume: str = ""
+    """A checkpoint (``out/checkpoint.zip``) to go on from (``""``: a fresh run)."""
+    engine: Literal["cardgym", "rllib"] = "cardgym"
+    """``cardgym``: this project's learner; ``rllib``: RLlib's PPO on Ray (extra cardgym[rllib]; one learner seat per
+    table, no imitation, snapshots or magnet)."""
+    env_runners: int = 1
+    """RLlib's env-runner processes (engine rllib)."""
+    ppo: PPOConfig = dataclasses.field(default_factory=PPOConfig)
+    """PPO's settings."""
+
+    def __post_init__(self) -> None:
+        check(self)
+
+    @property
+    def folder(self) -> Path:
+        """Where the run writes: ``out``, or ``runs/<game>``."""
+        return Path(self.out or f"runs/{self.game}")
+
+
+def _bad(name: str, value: Any, allowed: str) -> RecipeError:
+    return RecipeError(f"{name} must be {allowed}, got {value!r}")
+
+
+def _int(cfg: Any, name: str, low: int, high: int, prefix: str = "") -> None:
+    value = getattr(cfg, name)
+    if type(value) is not int or not low <= value <= high:
+        raise _bad(prefix + name, value, f"an integer from {low:,} to {high:,}")
+
+
+def _float(cfg: Any, name: str, low: float, high: float, prefix: str = "", open_low: bool = False) -> None:
+    value = getattr(cfg, name)
+    ok = type(value) in (int, float) and (low < value if open_low else low <= value) and value <= high
+    if not ok:
+        raise _bad(prefix + name, value, f"a number in {'(' if open_low else '['}{low}, {high}]")
+
+
+def check(cfg: TrainConfig) -> None:
+    """Raise :class:`RecipeError` (one line) for a setting out of its range."""
+    if cfg.game not in ("tripoli", "triolet", "flipflop"):
+        raise _bad("game", cfg.game, "tripoli, triolet or flipflop")
+    if cfg.engine not in ENGINES:
+        raise _bad("engine", cfg.engine, " or ".join(ENGINES))
+    _int(cfg, "players", 2, 8)
+    _int(cfg, "decisions", 1, MAX_STEPS)
+    _float(cfg, "minutes", 0, MAX_MINUTES)
+    _int(cfg, "seed", 0, 2**32 - 1)
+    _float(cfg, "opponent_share", 0, 1)
+    _float(cfg, "selfplay_share", 0, 0.99)
+    for name in ("snapshot_every", "imitate", "eval_every"):
+        _int(cfg, name, 0, MAX_STEPS)
+    _int(cfg, "eval_deals", 1, MAX_DEALS)
+    _int(cfg, "final_deals", 0, MAX_DEALS)
+    _int(cfg, "env_runners", 1, 64)
+    for name in ("out", "opponents", "magnet", "resume"):
+        if not isinstance(getattr(cfg, name), str):
+            raise _bad(name, getattr(cfg, name), "a string")
+    if cfg.opponent_share > 0 and not cfg.opponents.strip():
+        raise RecipeError("opponent_share above 0 needs opponents (a pool to take those seats)")
+    if cfg.imitate and not cfg.magnet:
+        raise RecipeError("imitate copies the magnet: give one (magnet = \"heuristic\") or imitate = 0")
+    p = cfg.ppo
+    if not isinstance(p, PPOConfig):
+        raise _bad("ppo", p, "PPO's settings")
+    _int(p, "tables", 1, MAX_TABLES, "ppo.")
+    _int(p, "rollout_steps", 1, 4096, "ppo.")
+    _int(p, "epochs", 1, 100, "ppo.")
+    _int(p, "minibatch_size", 2, 1 << 22, "ppo.")
+    _int(p, "features_dim", 1, 8192, "ppo.")
+    _int(p, "threads", 1, 256, "ppo.")
+    _float(p, "learning_rate", 0, 1, "ppo.")
+    for name in ("gamma", "gae_lambda", "clip_coef"):
+        _float(p, name, 0, 1, "ppo.")
+    for name in ("ent_coef", "vf_coef", "magnet_coef"):
+        _float(p, name, 0, 100, "ppo.")
+    _float(p, "max_grad_norm", 0, 1e6, "ppo.", open_low=True)
+    _float(p, "reward_scale", 0, 1e6, "ppo.", open_low=True)
+    _float(p, "magnet_stay", 0, 0.999999, "ppo.", open_low=True)
+    if not isinstance(p.net_arch, tuple) or not all(type(w) is int and 1 <= w <= 8192 for w in p.net_arch):
+        raise _bad("ppo.net_arch", p.net_arch, "a list of layer widths from 1 to 8192")
+
+
+def _fields(cls: type) -> dict[str, Any]:
+    return {f.name: typing.get_type_hints(cls)[f.name] for f in dataclasses.fields(cls)}
+
+
+def _build(cls: type, table: dict[str, Any], where: str) -> Any:
+    known = _fields(cls)
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        raise RecipeError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(known)})")
+    values = dict(table)
+    if cls is TrainConfig and "ppo" in values:
+        if not isinstance(values["ppo"], dict):
+            raise RecipeError(f"{where}: ppo must be a table ([ppo])")
+        values["ppo"] = _build(PPOConfig, values["ppo"], f"{where} [ppo]")
+    if cls is PPOConfig and isinstance(values.get("net_arch"), list):
+        values["net_arch"] = tuple(values["net_arch"])
+    for name, value in values.items():  # TOML's integers are fine where a number is asked for
+        if known[name] is float and type(value) is int:
+            values[name] = float(value)
+    return cls(**values)
+
+
+def load_recipe(path: str | Path) -> TrainConfig:
+    """The :class:`TrainConfig` of a recipe file: TOML with any of its fields (the rest keep their defaults) and
+    PPO's under ``[ppo]``. Raises :class:`RecipeError` (one line) for a missing or malformed file, an unknown setting
+    or a value out of its range."""
+    path = Path(path)
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RecipeError(f"recipe {path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RecipeError(f"recipe {path}: cannot read it ({e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RecipeError(f"recipe {path}: not TOML ({e})") from None
+    try:
+        return _build(TrainConfig, table, f"recipe {path}")
+    except TypeError as e:  # a value of the wrong kind where a dataclass is built
+        raise RecipeError(f"recipe {path}: {e}") from None
+    except RecipeError as e:
+        raise RecipeError(str(e) if str(e).startswith("recipe ") else f"recipe {path}: {e}") from None
+
+
+def to_toml(cfg: TrainConfig) -> str:
+    """``cfg`` as a recipe (what :func:`load_recipe` reads back to an equal config)."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, tuple | list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return repr(v)
+
+    top = [f"{f.name} = {value(getattr(cfg, f.name))}" for f in dataclasses.fields(cfg) if f.name != "ppo"]
+    ppo = [f"{f.name} = {value(getattr(cfg.ppo, f.name))}" for f in dataclasses.fields(cfg.ppo)]
+    return "\n".join(top + ["", "[ppo]"] + ppo) + "\n"
