@@ -32,6 +32,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
 
+from agents.advice import Advisor, advisor_names
 from agents.model_file import (
     KINDS,
     METADATA_NAME,
@@ -151,6 +152,7 @@ def policy_settings(policy: MaskableActorCriticPolicy) -> dict[str, Any]:
         "normalize_images": bool(policy.normalize_images),
         "optimizer": _name_of(OPTIMIZERS, policy.optimizer_class, "optimizer"),
         "optimizer_kwargs": dict(policy.optimizer_kwargs),
+        **({"advisor": policy.advisor.name} if getattr(policy, "advisor", None) is not None else {}),
     }
 
 
@@ -219,7 +221,11 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
                                                                  and all(is_number(v) for v in value))):
             raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.optimizer_kwargs.{key} must be a number, "
                                  f"a boolean or a list of numbers, got {short(value)}")
+    advisor = section.get("advisor", "")
+    if not isinstance(advisor, str):
+        raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.advisor must be a bot name, got {short(advisor)}")
     return cls, {
+        **({"advisor": advisor} if advisor else {}),
         "net_arch": arch,
         "activation_fn": ACTIVATIONS[named(section, "activation_fn", ACTIVATIONS, path, "policy")],
         "ortho_init": field(section, "ortho_init", "boolean", path, "policy"),
@@ -233,11 +239,11 @@ def policy_kwargs(meta: dict[str, Any], path: str | Path) -> tuple[type[Maskable
     }
 
 
-def _spaces(game: BatchedGame) -> tuple[spaces.Box, spaces.Discrete]:
+def _spaces(game: BatchedGame, advised: bool = False) -> tuple[spaces.Box, spaces.Discrete]:
     """The observation and action spaces a policy for ``game`` sees (those of the SB3 training env,
-    :class:`training.sb3_vec_env.CardVecEnv`)."""
-    return (spaces.Box(-np.inf, np.inf, shape=(game.observation_size,), dtype=np.float32),
-            spaces.Discrete(game.num_actions))
+    :class:`training.sb3_vec_env.CardVecEnv`; with an advisor, the observation has the advice appended)."""
+    size = game.observation_size + (game.num_actions if advised else 0)
+    return spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32), spaces.Discrete(game.num_actions)
 
 
 @dataclasses.dataclass
@@ -258,11 +264,35 @@ class PolicyFile:
 
 def _build(cls: type[MaskableActorCriticPolicy], game: BatchedGame, kwargs: dict[str, Any],
            path: str | Path) -> MaskableActorCriticPolicy:
+    kwargs = dict(kwargs)
+    advisor = kwargs.pop("advisor", "")
+    if advisor and advisor not in advisor_names(game.name):
+        raise ModelFileError(f"{where(path)}: {METADATA_NAME} policy.advisor must be one of "
+                             f"{', '.join(advisor_names(game.name))}, got {short(advisor)}")
     try:
-        return cls(*_spaces(game), FloatSchedule(0.0), **kwargs)
+        policy = cls(*_spaces(game, bool(advisor)), FloatSchedule(0.0), **kwargs)
     except Exception as e:  # arguments the class refuses: TypeError, ValueError, RuntimeError, AssertionError, ...
         raise ModelFileError(f"{where(path)}: the policy described in {METADATA_NAME} cannot be built: "
                              f"{one_line(e)}") from None
+    policy.advisor = Advisor(game, advisor) if advisor else None
+    return policy
+
+
+def policy_input(policy: MaskableActorCriticPolicy, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """What ``policy`` takes for the acting seats' observations ``obs`` and legal actions ``mask``: the
+    observations, with its advisor's advice appended if it has one (:mod:`agents.advice`)."""
+    advisor = getattr(policy, "advisor", None)
+    return obs if advisor is None else advisor.inputs(obs, mask)
+
+
+def frozen_copy(policy: MaskableActorCriticPolicy) -> MaskableActorCriticPolicy:
+    """A copy of ``policy`` (same shape, advisor and weights) in evaluation mode: it does not change as ``policy``
+    trains."""
+    frozen = type(policy)(**policy._get_constructor_parameters())
+    frozen.load_state_dict(policy.state_dict())
+    frozen.advisor = getattr(policy, "advisor", None)
+    frozen.set_training_mode(False)
+    return frozen
 
 
 def build_policy(settings: dict[str, Any], game: BatchedGame, source: str | Path) -> MaskableActorCriticPolicy:
@@ -328,6 +358,9 @@ def load_model(path: str | Path, game: BatchedGame, env: Any, seed: int | None =
     hyperparameters and step count, all from the file's data (raises :class:`ModelFileError`). ``seed`` and
     ``tensorboard_log`` are the new run's."""
     found = read_policy(path, game)
+    if "advisor" in found.kwargs:
+        raise ModelFileError(f"{where(path)}: a policy with an advisor goes on training with cardgym train --resume, "
+                             "not with Stable-Baselines3")
     section = field(found.meta, "ppo", "JSON object", path, "")
     hyper = {key: field(section, key, kind, path, "ppo", optional) for key, (kind, optional) in PPO_FIELDS.items()}
     counters = {key: field(section, key, "non-negative integer", path, "ppo") for key in PPO_COUNTERS}
@@ -369,15 +402,18 @@ class PPOAgent(AgentBase):
     @classmethod
     def snapshot(cls, game: BatchedGame, policy: Any, deterministic: bool = False) -> PPOAgent:
         """A frozen copy of a policy in training (self-play opponents, evaluation during training)."""
-        frozen = type(policy)(**policy._get_constructor_parameters())  # a fresh policy of the same shape ...
-        frozen.load_state_dict(policy.state_dict())  # ... with a copy of the weights
-        agent = cls(game, policy=frozen.to("cpu"), deterministic=deterministic)
+        agent = cls(game, policy=frozen_copy(policy), deterministic=deterministic)
         agent.name = "ppo-snapshot"
         return agent
 
     def logits(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-        """``(B, num_actions)`` action logits of the policy before masking (``mask`` is not needed)."""
+        """``(B, num_actions)`` action logits of the policy before masking (``mask``: the legal actions, which a
+        policy with an advisor needs)."""
         p = self.policy
+        if getattr(p, "advisor", None) is not None:
+            if mask is None:
+                raise ValueError("a policy with an advisor needs the legal actions (mask) to choose")
+            obs = policy_input(p, np.asarray(obs, np.float32), np.asarray(mask, bool))
         with th.no_grad():
             x = th.as_tensor(obs, dtype=th.float32)
             features = p.extract_features(x, p.pi_features_extractor)

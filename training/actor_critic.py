@@ -25,23 +25,24 @@ SOURCE = "<the learner's settings>"
 """How a message about a policy the learner builds names its source (it comes from no file)."""
 
 
-def policy_settings(features_dim: int, net_arch: tuple[int, ...]) -> dict[str, Any]:
+def policy_settings(features_dim: int, net_arch: tuple[int, ...], advisor: str = "") -> dict[str, Any]:
     """The settings of a fresh learner policy as a model file records them (:func:`agents.ppo.policy_settings`): a
     ``SymlogFeatures`` input layer of ``features_dim`` units shared by actor and critic, then ``net_arch`` hidden
     layers in each head, Tanh, orthogonal initialisation and Adam with eps 1e-5 (stable-baselines3's defaults, as
-    ``cardgym train`` builds its policy)."""
+    ``cardgym train`` builds its policy) and, if given, the advisor whose advice it takes (:mod:`agents.advice`)."""
     return {"class": "MaskableActorCriticPolicy", "net_arch": list(net_arch), "activation_fn": "Tanh",
             "ortho_init": True, "features_extractor": "SymlogFeatures",
             "features_extractor_kwargs": {"features_dim": features_dim}, "share_features_extractor": True,
-            "normalize_images": True, "optimizer": "Adam", "optimizer_kwargs": {"eps": 1e-5}}
+            "normalize_images": True, "optimizer": "Adam", "optimizer_kwargs": {"eps": 1e-5},
+            **({"advisor": advisor} if advisor else {})}
 
 
-def new_policy(game: BatchedGame, features_dim: int, net_arch: tuple[int, ...], seed: int
+def new_policy(game: BatchedGame, features_dim: int, net_arch: tuple[int, ...], seed: int, advisor: str = ""
                ) -> MaskableActorCriticPolicy:
     """A fresh policy for ``game`` (:func:`policy_settings`), its initial weights drawn from ``seed``, in training
     mode; its optimiser (``policy.optimizer``) starts with learning rate 0 (the learner sets it every update)."""
     th.manual_seed(seed)
-    policy = build_policy(policy_settings(features_dim, net_arch), game, SOURCE)
+    policy = build_policy(policy_settings(features_dim, net_arch, advisor), game, SOURCE)
     policy.set_training_mode(True)
     return policy
 

@@ -94,6 +94,8 @@ class TrainConfig:
     """Learner decisions between snapshots: each joins the pool and becomes the magnet (0: no snapshots)."""
     imitate: int = 1_000_000
     """Decisions of the magnet agent the fresh policy first imitates, so PPO starts where it plays (0: none)."""
+    advisor: str = "heuristic"
+    """A bot of the game's zoo whose action the network takes as an input (:mod:`agents.advice`; ``""``: none)."""
     magnet: str = "heuristic"
     """Agent spec of the first magnet (the KL term's reference) and the imitation's teacher (``""``: none)."""
     eval_every: int = 1_000_000
@@ -155,7 +157,7 @@ def check(cfg: TrainConfig) -> None:
     _int(cfg, "eval_deals", 1, MAX_DEALS)
     _int(cfg, "final_deals", 0, MAX_DEALS)
     _int(cfg, "env_runners", 1, 64)
-    for name in ("out", "opponents", "magnet", "resume"):
+    for name in ("out", "opponents", "advisor", "magnet", "resume"):
         if not isinstance(getattr(cfg, name), str):
             raise _bad(name, getattr(cfg, name), "a string")
     if cfg.opponent_share > 0 and not cfg.opponents.strip():

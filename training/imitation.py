@@ -16,6 +16,7 @@ from collections.abc import Callable
 import numpy as np
 import torch as th
 
+from agents.ppo import policy_input
 from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 
@@ -64,7 +65,7 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
     while done < decisions and (deadline is None or time.perf_counter() < deadline):
         seeds = base + np.arange(chunk * tables, (chunk + 1) * tables, dtype=np.uint64)
         obs, masks, actions, to_go = demonstrations(game, teacher, seeds, rng)
-        obs_t, mask_t = th.as_tensor(obs), th.as_tensor(masks)
+        obs_t, mask_t = th.as_tensor(policy_input(policy, obs, masks)), th.as_tensor(masks)
         act_t, ret_t = th.as_tensor(actions), th.as_tensor(to_go * reward_scale)
         correct = ce_sum = v_sum = 0.0
         for _ in range(epochs):

@@ -18,6 +18,7 @@ from typing import Protocol
 import numpy as np
 import torch as th
 
+from agents.ppo import policy_input
 from envs.core.agent import Agent, call_agent
 from training.actor_critic import ILLEGAL, inputs, logits_and_values, masked_log_probs
 
@@ -63,7 +64,8 @@ class PolicyMagnet:
 
     def log_probs(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         with th.inference_mode():
-            logits, _ = logits_and_values(self.policy, inputs(self.policy, th.from_numpy(obs)))
+            x = inputs(self.policy, th.from_numpy(policy_input(self.policy, obs, mask)))
+            logits, _ = logits_and_values(self.policy, x)
             return masked_log_probs(logits, th.from_numpy(mask)).numpy()
 
 

@@ -9,9 +9,7 @@ evaluation uses the same deals, so successive points differ by the learner only.
 
 from __future__ import annotations
 
-import copy
-
-from agents.ppo import PPOAgent
+from agents.ppo import PPOAgent, frozen_copy
 from agents.registry import make_agent
 from envs.core.game import BatchedGame
 from training.evaluate import FieldAdvantage, FieldEvaluator
@@ -31,7 +29,7 @@ class PoolEvaluator:
     def __call__(self, policy) -> list[FieldAdvantage]:
         """The advantage of a greedy copy of ``policy`` against each fixed member; records each member's
         :attr:`~training.evaluate.FieldAdvantage.ahead` in the pool (its league weights)."""
-        agent = PPOAgent(self.game, policy=copy.deepcopy(policy), deterministic=True)
+        agent = PPOAgent(self.game, policy=frozen_copy(policy), deterministic=True)
         rows = self.fields(agent, {m.name: m.agent for m in self.pool.fixed}, "learner")
         self.pool.set_ahead({r.field: r.ahead for r in rows})
         return rows

@@ -28,6 +28,7 @@ import numpy as np
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
+from agents.ppo import policy_input
 from envs.core.agent import Agent, call_agent, check_agent, wants_seat_view
 from envs.core.game import BatchedGame
 from envs.core.rng import hash_u64
@@ -266,6 +267,8 @@ class Rollout:
         if self.magnet is not None:
             with self.watch("magnet"):
                 rows.reference[start:end] = self.magnet.log_probs(obs, rows.mask[start:end], self.rng)
+        with self.watch("advice"):
+            obs = policy_input(self.policy, obs, rows.mask[start:end])
         with self.watch("policy inference"), th.inference_mode():
             if self.sparse:
                 x = inputs(self.policy, SparseRows(obs).matrix())

@@ -27,7 +27,6 @@ dealt afresh from a seed that depends on the run's seed and progress.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 import re
@@ -39,7 +38,7 @@ from typing import Any
 import torch as th
 
 from agents.model_file import METADATA_NAME, ModelFileError, field, where
-from agents.ppo import PPOAgent, load_policy, load_trainable, save_policy
+from agents.ppo import PPOAgent, frozen_copy, load_policy, load_trainable, save_policy
 from agents.registry import make_agent
 from envs.core.game import BatchedGame
 from envs.registry import make_game
@@ -118,7 +117,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         for name in progress.snapshots:
             pool.add_snapshot(name, snapshot_agent(game, load_policy(folder / f"{name}.zip", game)))
     else:
-        policy, progress = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed), Progress()
+        policy, progress = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed, cfg.advisor), Progress()
     pool.set_ahead(progress.ahead)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -216,7 +215,7 @@ def _next(done: int, every: int) -> int:
 def snapshot_agent(game: BatchedGame, policy) -> PPOAgent:
     """A frozen copy of ``policy`` that samples its masked softmax: a pool member and, through its policy, a
     magnet."""
-    agent = PPOAgent(game, policy=copy.deepcopy(policy), deterministic=False)
+    agent = PPOAgent(game, policy=frozen_copy(policy), deterministic=False)
     agent.name = "ppo-snapshot"
     return agent
 
