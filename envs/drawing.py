@@ -24,6 +24,8 @@ CENTRE_X, CENTRE_Y, RING_X, RING_Y = 520, 300, 420, 222
 """The ellipse the seats sit on."""
 MAX_BACKS = 10
 """Backs drawn for a hidden hand (the count is written beside them)."""
+MANY = 16
+"""A row of more cards than this is drawn tighter (Le triolet's burned cards, a hand that took the pile)."""
 
 TABLE_CSS = f"""
 .cg{{position:relative;width:{WIDTH}px;height:{HEIGHT + DOCK}px;background:#23303a;color:#eee;
@@ -78,6 +80,7 @@ TABLE_CSS = f"""
 .cg .big .pc b{{font-size:17px;left:4px;top:3px}}
 .cg .big .pc i{{font-size:26px;line-height:26px;left:auto;top:auto;right:4px;bottom:3px}}
 .cg .big.many .pc{{margin-right:-14px}}
+.cg .fan.many .pc{{margin-right:-15px}}
 .cg .count{{font-size:11px;color:#cfe;margin-left:4px}}
 .cg .legal{{margin-top:4px;color:#cfe}}
 """
@@ -96,13 +99,14 @@ def backs(k: int) -> str:
     return '<span class="pc back"></span>' * min(k, MAX_BACKS)
 
 
-def _row(row: CardRow, seat: int | None, last: Highlight, big: bool = False) -> str:
+def _row(row: CardRow, seat: int | None, last: Highlight) -> str:
     faces = "".join(card_face(c, (row.field, seat, c) in last.new) for c in row.cards)
     count = f'<span class="count">{row.backs}</span>' if row.backs > MAX_BACKS or row.field == "stock" else ""
     note = f'<span class="count">{html.escape(row.note)}</span>' if row.note else ""
     kind = "pile" if seat is None else "row"
+    many = " many" if len(row.cards) > MANY else ""
     return (f'<span class="{kind}" data-field="{row.field}"><span class="label">{html.escape(row.label)}{note}</span>'
-            f'<span class="fan{" big" if big else ""}">{backs(row.backs)}{faces}</span>{count}</span>')
+            f'<span class="fan{many}">{backs(row.backs)}{faces}</span>{count}</span>')
 
 
 def _seat_body(s: SeatScene, last: Highlight, legal: list[str] | None) -> str:
@@ -112,7 +116,7 @@ def _seat_body(s: SeatScene, last: Highlight, legal: list[str] | None) -> str:
                       for k, (label, x) in enumerate(s.numbers) if k == 0 or x)
     tags = "".join(f'<span class="tag">{html.escape(t)}</span>' for t in s.tags)
     if s.hand is not None:
-        many = " many" if len(s.hand) > 18 else ""
+        many = " many" if len(s.hand) > MANY else ""
         hand = (f'<span class="row" data-field="hand"><span class="label">your hand ({len(s.hand)})</span>'
                 f'<span class="fan big{many}">{"".join(card_face(c) for c in s.hand)}</span></span>')
     else:

@@ -12,6 +12,7 @@ layout's spaces.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -136,23 +137,24 @@ def scene(game: BatchedGame, state: BatchState, viewer: int | None, table: int =
             out.board += [Space(f.name, k, k, x) for k, x in value.items()]
         elif value is not None:
             out.notes.append(f"{f.label} {value}")
-    EXTRAS[game.name](out, obs, n)
+    EXTRAS[game.name](out, obs)
     return out
 
 
-def _piece(game: str, name: str) -> tuple[int, int]:
-    """(offset, stride) of piece ``name`` of the game's observation."""
-    import importlib
+def _values(sc: Scene, obs: np.ndarray, name: str, seat: int | None = None) -> np.ndarray:
+    """The numbers of piece ``name`` of the viewer's observation ``obs`` (for a piece repeated per seat: the entry
+    of absolute seat ``seat``)."""
+    spec = importlib.import_module(f"envs.{sc.game}.observation").SPEC
+    at = spec.offset(name)
+    if seat is not None:
+        at += spec.stride(name) * ((seat - (sc.viewer or 0)) % len(sc.seats))
+    return obs[at : at + spec.size_of(name)]
 
-    spec = importlib.import_module(f"envs.{game}.observation").SPEC
-    return spec.offset(name), spec.stride(name)
 
-
-def _per_seat(sc: Scene, obs: np.ndarray, n: int, name: str) -> list[float]:
-    """The value of the one-number-per-seat piece ``name`` for every absolute seat."""
-    at, stride = _piece(sc.game, name)
-    me = sc.viewer or 0
-    return [float(obs[at + stride * ((s - me) % n)]) for s in range(n)]
+def _hot(values: np.ndarray) -> int | None:
+    """The index of a one-hot's set entry (``None``: none)."""
+    hot = np.flatnonzero(values)
+    return int(hot[0]) if hot.size else None
 
 
 def _face(value: int) -> str:
@@ -160,56 +162,52 @@ def _face(value: int) -> str:
     return "10" if value == 10 else RANK_LETTERS[value - 2]
 
 
-def _tripoli(sc: Scene, obs: np.ndarray, n: int) -> None:
+def _tripoli(sc: Scene, obs: np.ndarray) -> None:
     """The layout's spaces named after the pay suit and the sequence (T2, T26, T27); the phase."""
     from envs.tripoli.observation import SCALARS
-    from envs.tripoli.state import NUM_PHASES, PHASE_NAMES
+    from envs.tripoli.state import PHASE_NAMES
 
-    pay = np.flatnonzero(obs[_piece(sc.game, "pay_suit")[0] : _piece(sc.game, "pay_suit")[0] + len(SUIT_SYMBOLS)])
-    suit = SUIT_SYMBOLS[int(pay[0])]
-    start = int(round(float(obs[_piece(sc.game, "scalars")[0] + SCALARS.index("sequence_start")])))
+    suit = SUIT_SYMBOLS[_hot(_values(sc, obs, "pay_suit")) or 0]
+    start = int(round(float(_values(sc, obs, "scalars")[SCALARS.index("sequence_start")])))
     names = {"K-Q": f"K{suit}Q{suit}", "8-9-10": "-".join(_face(v) for v in range(start, start + 3))}
     for space in sc.board:
-        space.label = f"{space.name}{suit}" if space.name in ("A", "K", "Q", "J", "10") else names.get(space.name,
-                                                                                                       space.name)
-    phase = np.flatnonzero(obs[_piece(sc.game, "phase")[0] : _piece(sc.game, "phase")[0] + NUM_PHASES])
-    if phase.size:
-        sc.notes.insert(0, PHASE_NAMES[int(phase[0])])
+        pay_card = space.name in ("A", "K", "Q", "J", "10")
+        space.label = f"{space.name}{suit}" if pay_card else names.get(space.name, space.name)
+    phase = _hot(_values(sc, obs, "phase"))
+    if phase is not None:
+        sc.notes.insert(0, PHASE_NAMES[phase])
 
 
-def _triolet(sc: Scene, obs: np.ndarray, n: int) -> None:
+def _triolet(sc: Scene, obs: np.ndarray) -> None:
     """Each seat's face-down cards (L3: how many; nobody sees them, L17), the rank on top of the pile, the phase."""
-    from envs.triolet.actions import HAND_SIZE, RANK_NAMES
+    from envs.triolet.actions import RANK_NAMES
 
-    at, stride = _piece(sc.game, "facedown")
-    me = sc.viewer or 0
     for seat in sc.seats:
-        down = int(obs[at + stride * ((seat.seat - me) % n) : at + stride * ((seat.seat - me) % n) + HAND_SIZE].sum())
+        down = int(_values(sc, obs, "facedown", seat.seat).sum())
         seat.rows.insert(0, CardRow("face-down", "facedown", backs=down))
-    top = np.flatnonzero(obs[_piece(sc.game, "top")[0] : _piece(sc.game, "top")[0] + len(RANK_NAMES)])
-    pile = next(row for row in sc.centre if row.field == "pile")
-    if top.size:
-        run = int(round(float(obs[_piece(sc.game, "run")[0]])))
-        pile.note = f"top {run}×{RANK_NAMES[int(top[0])]}"
-        pile.cards.sort(key=lambda c: rank_of(c) == int(top[0]))  # the top rank last, on top
-    sc.notes.insert(0, "swap phase" if obs[_piece(sc.game, "swap_phase")[0]] else "play")
+    top = _hot(_values(sc, obs, "top"))
+    if top is not None:
+        pile = next(row for row in sc.centre if row.field == "pile")
+        pile.note = f"top {int(round(float(_values(sc, obs, 'run')[0])))}×{RANK_NAMES[top]}"
+        pile.cards.sort(key=lambda c: rank_of(c) == top)  # the top rank last, on top
+    sc.notes.insert(0, "swap phase" if _values(sc, obs, "swap_phase")[0] else "play")
 
 
-def _flipflop(sc: Scene, obs: np.ndarray, n: int) -> None:
+def _flipflop(sc: Scene, obs: np.ndarray) -> None:
     """The discard pile in the order it was laid (its top last), who is out or all in (F24), the phase."""
-    at = _piece(sc.game, "pile_order")[0]
+    order = _values(sc, obs, "pile_order")
     pile = next(row for row in sc.centre if row.field == "pile")
-    pile.cards.sort(key=lambda c: float(obs[at + c]))
-    for tag, name in (("out", "out"), ("all in", "all_in")):
-        for seat, x in zip(sc.seats, _per_seat(sc, obs, n, name), strict=True):
-            seat.tags += [tag] if x else []
+    pile.cards.sort(key=lambda c: float(order[c]))
+    for seat in sc.seats:
+        seat.tags += [tag for tag, name in (("out", "out"), ("all in", "all_in"))
+                      if _values(sc, obs, name, seat.seat)[0]]
     for space in sc.board:
         space.label = f"{space.name} pot"
-    phase = [word for word, name in (("draw", "phase_draw"), ("play", "phase_play"), ("49/50 claim", "phase_claim"))
-             if obs[_piece(sc.game, name)[0]]]
-    sc.notes[:0] = phase + (["last turn"] if obs[_piece(sc.game, "last_turn")[0]] else [])
+    words = (("draw", "phase_draw"), ("play", "phase_play"), ("49/50 claim", "phase_claim"),
+             ("last turn", "last_turn"))
+    sc.notes[:0] = [word for word, name in words if _values(sc, obs, name)[0]]
 
 
-EXTRAS: dict[str, Callable[[Scene, np.ndarray, int], None]] = {
+EXTRAS: dict[str, Callable[[Scene, np.ndarray], None]] = {
     "tripoli": _tripoli, "triolet": _triolet, "flipflop": _flipflop}
 """Game name → what its drawing adds from public pieces of the observation that the log's view does not read."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
 import json
 import os
 import re
@@ -84,9 +85,7 @@ def known_frame(tmp_path_factory) -> dict:
     log_path, page = folder / "game.jsonl", folder / "game.html"
     log_path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in log.lines), encoding="utf-8")
     cli_main(["replay", str(log_path), "--html", str(page), "--seat", str(SEAT)])
-    for k, (game, state, _) in enumerate(replayed(log)):
-        if k == FRAME:
-            break
+    game, state, _ = next(itertools.islice(replayed(log), FRAME, None))  # the state after step FRAME
     with Chromium(folder / "profile", 1100, 1100) as browser:
         browser.open(f"{page.as_uri()}#keys={FRAME}")
         dom = browser.evaluate(DOM_OF_TABLE)

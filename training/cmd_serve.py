@@ -62,12 +62,11 @@ def run(args: argparse.Namespace) -> None:
     print(f"cardgym serve: {game.name}, {game.num_players} players, you are player_{args.seat}; open "
           f"http://{shown_host}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("cardgym serve: stopped" + (f"; the games are in {args.log}" if args.log else ""), flush=True)
+        server.serve_forever()  # until Ctrl-C, which werkzeug's loop takes as the way to stop
     finally:
         server.server_close()
         browser_game.env.close()
+    print("cardgym serve: stopped" + (f"; the games are in {args.log}" if args.log else ""), flush=True)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:

@@ -75,6 +75,7 @@ def _refused(message: str) -> tuple[Response, int]:
 def create_app(game: BrowserGame) -> Flask:
     """The app that serves ``game`` (already dealt) to one person."""
     app = Flask("cardgym.serve")
+    app.config["MAX_CONTENT_LENGTH"] = 1 << 16  # a move is a few bytes
 
     def body() -> dict[str, Any]:
         data = request.get_json(silent=True)
