@@ -1,13 +1,15 @@
 """A game log as one self-contained web page that steps through the game (``cardgym replay LOG --html PAGE``).
 
-The page holds one frame per moment of the game — the deal, then every decision — each frame being the table as the
-chosen seat saw it then (:func:`envs.html.table_html`: their hand, the public cards, chips; ``seat=None``: public
-information only) and the move that led to it, forced moves included (C8), with its public events and rewards. No
-server, no script or font from the network: the frames are embedded and a few lines of JavaScript show one at a time
-(buttons, and the arrow keys ← → Home End). The frames are computed by replaying the log (seed or stacked deck,
-dealer, options, then every logged action) through :func:`envs.gamelog.replayed`, which checks every line on the
-way, so the page shows exactly what the game did, and a log the game does not reproduce is refused with the
-:class:`~envs.gamelog.VerifyError` that ``cardgym replay --verify`` reports, naming the same line.
+The page holds one frame per moment of the game — the deal, then every decision — each frame being the table drawn
+as the chosen seat saw it then (:func:`envs.scene.scene` drawn by :func:`envs.drawing.draw`: the seats with their
+chips and cards, their hand, the public cards, the board of chips; ``seat=None``: public information only) with the
+last move highlighted, and the move that led to it, forced moves included (C8), with its public events and rewards
+(:func:`envs.narration.line_html`). No server, no script, image or font from the network: the frames are embedded
+and a few lines of JavaScript show one at a time (buttons, and the arrow keys ← → Home End). The frames are computed
+by replaying the log (seed or stacked deck, dealer, options, then every logged action) through
+:func:`envs.gamelog.replayed`, which checks every line on the way, so the page shows exactly what the game did, and
+a log the game does not reproduce is refused with the :class:`~envs.gamelog.VerifyError` that ``cardgym replay
+--verify`` reports, naming the same line.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ import html
 import json
 from typing import Any
 
+from envs.drawing import TABLE_CSS, draw
 from envs.gamelog import GameLog, public_view, replayed, seat_name
-from envs.html import colour_text, table_html
+from envs.html import colour_text
+from envs.narration import highlight, line_html
+from envs.scene import scene
 
 PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
-<style>body{{font-family:sans-serif;margin:1em}}#move{{font-family:monospace;white-space:pre-wrap;margin:.5em 0;
-min-height:4em}}button{{margin-right:.3em}}</style></head>
+<style>body{{font-family:"DejaVu Sans",Verdana,sans-serif;margin:12px;background:#eef0f2}}#move{{font-family:monospace;
+white-space:pre-wrap;margin:.5em 0;height:8.4em;overflow-y:auto}}button{{margin-right:.3em}}.forced{{color:#b35900}}
+.card{{white-space:nowrap}}{css}</style></head>
 <body><h3>{title}</h3>
 <div><button id="first">« first</button><button id="prev">◀ previous</button><button id="next">next ▶</button>
 <button id="last">last »</button> <span id="where"></span> <small>(← → Home End)</small></div>
@@ -54,28 +60,24 @@ for (let i = 0; i < presses; i++) document.dispatchEvent(new KeyboardEvent("keyd
 
 def frames_of(log: GameLog, seat: int | None) -> list[dict[str, str]]:
     """The page's frames: ``{"move": html, "table": html}`` for the deal and after every logged decision (a log that
-    stops early: as far as it goes). Raises :class:`~envs.gamelog.VerifyError` at the first line the replayed game
-    does not reproduce."""
+    stops early: as far as it goes). A frame's move is the step's line and the lines it led to (a deal's end, the
+    next deal, the result). Raises :class:`~envs.gamelog.VerifyError` at the first line the replayed game does not
+    reproduce."""
     view = public_view(log.header["game"])
-
-    def name(move: dict[str, Any]) -> str:
-        secret = move["secret"] and move["seat"] != seat
-        return colour_text(view.public_action_name(move["name"]) if secret else move["name"])
-
-    def forced(moves: list[dict[str, Any]]) -> str:
-        return "".join(f"<br>&nbsp;&nbsp;then {seat_name(m['seat'])} (forced): {name(m)}" for m in moves)
-
+    after: dict[int | None, list[dict[str, Any]]] = {}  # step number (None: the deal) → its line and those it led to
+    step: int | None = None
+    for line in log.lines[1:]:
+        step = line["n"] if line["type"] == "step" else step
+        after.setdefault(step, []).append(line)
     frames = []
     for game, state, line in replayed(log):
-        if line is None:  # the deal (a log cut off after its header has no 'deal' line)
-            deal = next((d for d in log.lines if d["type"] == "deal"), {"forced": []})
-            frames.append({"move": "The deal." + forced(deal["forced"]), "table": table_html(game, state, 0, seat)})
-            continue
-        events = "".join(f"<br>&nbsp;&nbsp;&nbsp;&nbsp;{colour_text(e['text'])}" for e in line["events"])
-        paid = ", ".join(f"{seat_name(s)} {round(r, 3):+g}" for s, r in enumerate(line["rewards"]) if r)
-        move = (f"{line['n']}. {seat_name(line['seat'])}: {name(line)}" + forced(line["forced"]) + events
-                + (f"<br>&nbsp;&nbsp;&nbsp;&nbsp;rewards: {html.escape(paid)}" if paid else ""))
-        frames.append({"move": move, "table": table_html(game, state, 0, seat)})
+        lines = after.get(None if line is None else line["n"], [])
+        move = "<br>".join(line_html(a, view, seat) for a in lines) or "The deal."
+        mark = highlight(lines[0] if lines else None, view, seat)
+        legal = None
+        if seat is not None and seat == int(state.current_player[0]) and not bool(state.done[0]):
+            legal = [colour_text(game.action_name(int(a))) for a in state.legal_action_mask[0].nonzero()[0]]
+        frames.append({"move": move, "table": draw(scene(game, state, seat), mark, legal)})
     return frames
 
 
@@ -86,4 +88,4 @@ def replay_page(log: GameLog, seat: int | None = 0) -> str:
     title = html.escape(f"{public_view(h['game']).title or h['game']}, {h['num_players']} players, seed {h['seed']} "
                         f"— {who}")
     frames = json.dumps(frames_of(log, seat), ensure_ascii=False).replace("</", "<\\/")
-    return PAGE.format(title=title, frames=frames)
+    return PAGE.format(title=title, frames=frames, css=TABLE_CSS)

@@ -186,6 +186,7 @@ def test_bad_input_is_one_line_and_exit_status_2(argv: list[str], message: str, 
     ["train", "--minutes", "-1"],
     ["play", "tripoli", "--seat", "9"],
     ["replay", "missing.jsonl"],
+    ["serve", "--game", "tripoli", "--opponents", "nobody"],
 ])
 def test_the_installed_command_refuses_without_a_traceback(argv: list[str], tmp_path) -> None:
     done = run_cardgym(*argv, cwd=tmp_path)
@@ -295,8 +296,8 @@ def test_eval_force_overwrites_and_no_save_writes_nothing(tmp_path, capsys, monk
 def test_play_refuses_an_existing_log_before_dealing(tmp_path, capsys, monkeypatch) -> None:
     log = tmp_path / "game.jsonl"
     log.write_text("an earlier game\n")
-    monkeypatch.setattr(cmd_play, "CardGymEnv", no_work)
-    monkeypatch.setattr(cmd_play, "make_agent", no_work)
+    monkeypatch.setattr(cmd_play, "make_bots", no_work)
+    monkeypatch.setattr(cmd_play, "open_table", no_work)
     line = cli_refused(["play", "tripoli", "--log", str(log)], capsys)
     assert f"--log {log} already exists" in line and "--force" in line
     assert log.read_text() == "an earlier game\n"

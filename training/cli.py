@@ -26,6 +26,7 @@ COMMANDS = {
     "train": "training.cmd_train",
     "play": "training.cmd_play",
     "replay": "training.cmd_replay",
+    "serve": "training.cmd_serve",
     "agents": "training.cmd_agents",
     "league": "training.cmd_league",
     "watch": "training.cmd_watch",

@@ -19,15 +19,13 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.registry import SPEC_HELP, make_agent
+from agents.registry import SPEC_HELP
 from envs.aec import CardGymEnv
-from envs.core.agent import call_agent, wants_seat_view
-from envs.gamelog import GameRecorder, cards_text, public_view, seat_name
+from envs.gamelog import cards_text, public_view, seat_name
 from envs.registry import GAMES, make_game
 from training.cli_args import (
     MAX_SEED,
@@ -38,6 +36,7 @@ from training.cli_args import (
     parse_options,
     seed_int,
 )
+from training.human_seat import bot_action, make_bots, open_table, opponent_specs
 from training.limits import MAX_DEALS
 
 UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "points"}
@@ -180,46 +179,31 @@ class TerminalGame:
                 return choice
             self.say(choice)
 
-    def bot_action(self, seat: int) -> int:
-        agent = self.env.possible_agents[seat]
-        obs = self.env.observe(agent)["observation"][None, :]
-        mask = self.env.state_.legal_action_mask[:1].astype(bool)
-        bot = self.bots[seat]
-        views = [self.env.seat_view(agent)] if wants_seat_view(bot) else None
-        return int(np.asarray(call_agent(bot, obs, mask, self.rng, views))[0])
-
     def play(self, seed: int | None) -> None:
         """One episode."""
         self.env.reset(seed=seed)
         self.report()
         while not bool(self.env.state_.done[0]):
             seat = int(self.env.state_.current_player[0])
-            action = self.human_action() if seat == self.seat else self.bot_action(seat)
+            action = self.human_action() if seat == self.seat else bot_action(self.env, self.bots[seat], seat,
+                                                                              self.rng)
             self.env.step(action)
             self.report()
 
 
 def run(args: argparse.Namespace) -> None:
     game = make_game(args.game, num_players=args.players, **parse_options(args.game, args.option or []))
-    if not 0 <= args.seat < game.num_players:
-        raise CommandError(f"--seat must be a seat 0..{game.num_players - 1}, got {args.seat}")
+    specs = opponent_specs(game, args.seat, args.opponents)
     if args.seed is not None and args.seed + args.deals - 1 > MAX_SEED:
         raise CommandError(f"--seed: game k plays seed + k, which must stay below 2**64; got --seed {args.seed} "
                            f"with --deals {args.deals}")
-    others = [s for s in range(game.num_players) if s != args.seat]
-    specs = args.opponents if len(args.opponents) > 1 else args.opponents * len(others)
-    if len(specs) != len(others):
-        raise CommandError(f"give one opponent for all bots or one per bot ({len(others)}), got {len(specs)}")
     if args.log is not None:
         check_output_file(args.log, "--log", args.force)
-    bots = {s: make_agent(spec, game) for s, spec in zip(others, specs, strict=True)}
-    if args.log is not None:
-        Path(args.log).parent.mkdir(parents=True, exist_ok=True)
-    env = CardGymEnv(game, seat_views=any(wants_seat_view(b) for b in bots.values()))
-    env.recorder = GameRecorder(args.log)
+    bots = make_bots(game, specs)
+    env = open_table(game, bots, args.log)
     tg = TerminalGame(env, args.seat, bots, args.seed, unicode=not args.ascii)
     tg.say(f"{game.name}, {game.num_players} players: you are {seat_name(args.seat)}; "
-           + ", ".join(f"{seat_name(s)} is {spec}" for s, spec in zip(others, specs, strict=True)))
+           + ", ".join(f"{seat_name(s)} is {spec}" for s, spec in specs.items()))
     played = 0
     try:
         for k in range(args.deals):

@@ -1,0 +1,57 @@
+"""One person's seat against agents: what ``cardgym play`` (the terminal) and ``cardgym serve`` (the browser) share.
+
+:func:`opponent_specs` gives each other seat its agent spec, :func:`make_bots` builds the agents (any spec of
+:func:`agents.registry.make_agent`), :func:`open_table` the env they play on, recording the games with a
+:class:`~envs.gamelog.GameRecorder` (the log ``cardgym replay --verify`` reads), and :func:`bot_action` asks a bot
+for its move, with its seat view if it wants one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.registry import make_agent
+from envs.aec import CardGymEnv
+from envs.core.agent import call_agent, wants_seat_view
+from envs.core.game import BatchedGame
+from envs.gamelog import GameRecorder
+from training.cli_args import CommandError
+
+
+def opponent_specs(game: BatchedGame, seat: int, opponents: list[str]) -> dict[int, str]:
+    """Seat → agent spec of every seat but ``seat``: one spec for all, or one per other seat in seat order;
+    :class:`CommandError` for a seat the table lacks or a wrong number of specs."""
+    if not 0 <= seat < game.num_players:
+        raise CommandError(f"--seat must be a seat 0..{game.num_players - 1}, got {seat}")
+    others = [s for s in range(game.num_players) if s != seat]
+    specs = opponents if len(opponents) > 1 else opponents * len(others)
+    if len(specs) != len(others):
+        raise CommandError(f"give one opponent for all bots or one per bot ({len(others)}), got {len(specs)}")
+    return dict(zip(others, specs, strict=True))
+
+
+def make_bots(game: BatchedGame, specs: dict[int, str]) -> dict[int, Any]:
+    """Seat → the agent its spec names (:class:`~agents.registry.AgentSpecError` for a bad spec)."""
+    return {s: make_agent(spec, game) for s, spec in specs.items()}
+
+
+def open_table(game: BatchedGame, bots: dict[int, Any], log: str | Path | None) -> CardGymEnv:
+    """The env the person and ``bots`` play on (keeping seat views if a bot wants them), recording every game in
+    ``log`` (``None``: in memory only; the file is created when the first game is dealt, its folder now)."""
+    if log is not None:
+        Path(log).parent.mkdir(parents=True, exist_ok=True)
+    env = CardGymEnv(game, seat_views=any(wants_seat_view(b) for b in bots.values()))
+    env.recorder = GameRecorder(log)
+    return env
+
+
+def bot_action(env: CardGymEnv, bot: Any, seat: int, rng: np.random.Generator) -> int:
+    """The action ``bot`` chooses at ``seat``, which is to act, from its observation (and seat view)."""
+    agent = env.possible_agents[seat]
+    obs = env.observe(agent)["observation"][None, :]
+    mask = env.state_.legal_action_mask[:1].astype(bool)
+    views = [env.seat_view(agent)] if wants_seat_view(bot) else None
+    return int(np.asarray(call_agent(bot, obs, mask, rng, views))[0])
