@@ -4,6 +4,8 @@ Specs:
 
 - a bot name of the game's zoo (:data:`agents.zoo.BOTS`; ``cardgym agents --game G`` lists them): ``random``
   (uniform over the legal actions), ``heuristic`` (the game's hand-written heuristic) and the playing styles;
+- ``trained``: the agent trained for the game that ships with cardgym (``agents/models/<game>.zip``, a model file
+  that names the env version it plays; :func:`trained_model`), where one does;
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
 - ``style:K``: member K of the game's style family (:mod:`agents.styles`: a heuristic with parameters drawn inside
   the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
@@ -89,6 +91,11 @@ def _build(cls: type, game: BatchedGame, spec: str) -> Agent:
     return agent
 
 
+def trained_model(game: str) -> Path:
+    """Where the trained agent that ships for ``game`` is (the file may be absent: none ships yet)."""
+    return Path(__file__).parent / "models" / f"{game}.zip"
+
+
 def make_agent(spec: str, game: BatchedGame) -> Agent:
     """The agent named by ``spec`` (see the module docstring), built for ``game``."""
     if not isinstance(spec, str) or not spec.strip():
@@ -99,6 +106,13 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
     bots = BOTS.get(game.name, {})
     if spec in bots:
         return _build(bot_class(game.name, spec), game, spec)
+    if spec == "trained":
+        path = trained_model(game.name)
+        if not path.is_file():
+            raise AgentSpecError(f"agent 'trained': no trained agent ships for {game.name} yet")
+        agent = make_agent(f"ppo:{path}", game)
+        agent.name = "trained"
+        return agent
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]
         if not Path(path).is_file():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+from agents.registry import trained_model
 from agents.styles import CARELESS_RANGE, FAMILIES
 from agents.zoo import BOTS, list_bots
 
@@ -43,7 +44,7 @@ def agents_text(game: str) -> str:
     width = max(len(name) for name in [b.name for b in bots] + [form for form, _ in forms])
     lines = [f"{game} agents:"]
     lines += [f"  {b.name:<{width}}  v{b.version:<3} {b.summary}" for b in bots]
-    lines += search_line(game, width)
+    lines += search_line(game, width) + trained_line(game, width)
     lines += [f"  {form:<{width}}  {'':<4} {meaning}" for form, meaning in forms]
     return "\n".join(lines)
 
@@ -57,6 +58,19 @@ def search_line(game: str, width: int) -> list[str]:
     return [f"  {'search':<{width}}  v{SearchAgent.version:<3} Monte-Carlo search over sampled deals, {ROLLOUT[game]} "
             f"finishing each; search:N for N playouts per decision (default 200), search:Nms for N ms. Not a zoo "
             f"style (slow)."]
+
+
+def trained_line(game: str, width: int) -> list[str]:
+    """The line of the trained agent that ships for ``game``, if one does (its env version and training)."""
+    path = trained_model(game)
+    if not path.is_file():
+        return []
+    from agents.model_file import read_metadata
+
+    meta = read_metadata(path)
+    decisions = meta.get("train", {}).get("decisions", 0)
+    return [f"  {'trained':<{width}}  {meta['env_version']:<4} PPO agent that ships with cardgym ({decisions:,} "
+            "learner decisions of cardgym train; docs/training.md). Not a zoo style."]
 
 
 def run(args: argparse.Namespace) -> None:

@@ -59,6 +59,8 @@ SNAPSHOT_NAME = re.compile(r"self@\d+")
 """A snapshot's name in the pool and its file name (``snapshots/self@<decisions>.zip``)."""
 MAX_SNAPSHOTS = 5
 """Snapshots the pool keeps (the oldest leaves first)."""
+PROGRESS_EVERY = 25
+"""Updates between progress lines."""
 
 
 @dataclasses.dataclass
@@ -163,6 +165,10 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         progress.curve.append({"decisions": progress.decisions,
                                "return": round(float(returns.mean()), 4) if returns.size else None,
                                **{k: round(v, 5) for k, v in stats.items()}})
+        if progress.updates % PROGRESS_EVERY == 0:
+            rate = (progress.decisions - start) / (time.perf_counter() - wall0)
+            log(f"{progress.decisions:>12,} decisions: {rate:,.0f}/s, {progress.curve[-1]['return']} {unit}/episode "
+                "against the pool")
         if next_snapshot and progress.decisions >= next_snapshot:
             next_snapshot = _next(progress.decisions, cfg.snapshot_every)
             name = f"self@{progress.decisions}"
