@@ -3,6 +3,8 @@ in the closing table's default fields but in no default training pool."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,7 +14,7 @@ from agents.zoo import bot_names
 from envs.core.game import sample_legal
 from envs.registry import GAMES, make_game
 from training.closing import closing_fields
-from training.config import TrainConfig
+from training.config import load_recipe
 from training.opponent_pool import parse_opponents
 
 
@@ -48,7 +50,8 @@ def test_closing_table_has_held_out_fields_no_pool_names(name: str) -> None:
     game = make_game(name, 4)
     fields = closing_fields(game)
     assert [f"heldout:{k}" for k in heldout_specs(name)] == [f for f in fields if f.startswith("heldout:")]
-    pool = [m.agent.name for m in parse_opponents(TrainConfig().opponents, game)]
+    recipe = load_recipe(Path(__file__).resolve().parent.parent / "recipes" / f"{name}.toml")
+    pool = [m.agent.name for m in parse_opponents(recipe.opponents, game)]
     assert not set(heldout_specs(name).values()) & set(pool)
     assert not set(heldout_specs(name)) & set(bot_names(name))  # never a zoo name a pool may use
 

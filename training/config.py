@@ -73,7 +73,7 @@ class TrainConfig:
     """Game to train on."""
     players: int = 4
     """Seats at each table."""
-    decisions: int = 6_000_000
+    decisions: int = 3_000_000
     """Learner decisions to train on (the budget; imitation comes on top)."""
     minutes: float = 0.0
     """Optional cap on the training's wall-clock minutes (0: none; the budget is ``decisions``)."""
@@ -81,7 +81,7 @@ class TrainConfig:
     """Seed of the weights, the tables and the samples."""
     out: str = ""
     """Folder for the model, checkpoint, snapshots, results and learning curve (``""``: ``runs/<game>``)."""
-    opponents: str = "zoo=6,careless-styles:8=3,careless-bots:5=3"
+    opponents: str = "zoo=6,styles:8=3,careless-styles:8=3,careless-bots:5=3"
     """The pool of fixed agents that take opponent seats, comma-separated ``spec=weight``
     (:mod:`training.opponent_pool`: ``zoo`` stands for the game's zoo, ``styles:N``, ``careless-styles:N`` and
     ``careless-bots:N`` for N members of a family, sharing the weight)."""
@@ -92,7 +92,7 @@ class TrainConfig:
     """Share of the pool's seats taken by snapshots of the learner once there are any."""
     snapshot_every: int = 1_000_000
     """Learner decisions between snapshots: each joins the pool and becomes the magnet (0: no snapshots)."""
-    imitate: int = 1_000_000
+    imitate: int = 300_000
     """Decisions of the magnet agent the fresh policy first imitates, so PPO starts where it plays (0: none)."""
     advisor: str = "heuristic"
     """A bot of the game's zoo whose action the network takes as an input (:mod:`agents.advice`; ``""``: none)."""
