@@ -2,8 +2,9 @@
 
     python -m benchmarks.deviations --game tripoli --model runs/tripoli/model.zip --fields heuristic,heldout:noisy
 
-An anchored agent (``--anchor heuristic``) plays like the heuristic except where its network says otherwise, so its
-advantage over the heuristic is the sum of what those departures earn. For each field (``players - 1`` copies of
+An agent trained from the heuristic (``cardgym train``: imitated, advised and pulled towards it) plays like the
+heuristic except where its network says otherwise, so its advantage over the heuristic is the sum of what those
+departures earn. For each field (``players - 1`` copies of
 one agent) this counts the departures by kind — the reference's action kind and the model's, e.g. ``call -> fold``
 (a kind is an action's name without its cards and numbers: ``bet 3`` is ``bet``, ``discard 8♣`` is ``discard``) —
 and measures, on the same duplicate deals as the whole model, a *gated* agent that plays the reference everywhere
