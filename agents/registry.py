@@ -6,7 +6,8 @@ Specs:
   (uniform over the legal actions), ``heuristic`` (the game's hand-written heuristic) and the playing styles;
 - ``trained``: the agent trained for the game that ships with cardgym (``agents/models/<game>.zip``, a model file
   that names the env version it plays; :func:`trained_model`), where one does;
-- ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for);
+- ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for:
+  it needs the ``train`` extra);
 - ``style:K``: member K of the game's style family (:mod:`agents.styles`: a heuristic with parameters drawn inside
   the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
   a game without a family) playing a random legal action at a share of its decisions; ``careless-bot:K``: a zoo
@@ -32,6 +33,7 @@ from pathlib import Path
 from agents.zoo import BOTS, bot_class
 from envs.core.agent import Agent, check_agent
 from envs.core.checks import ArgumentError, show
+from envs.core.extras import needs_extra
 from envs.core.game import BatchedGame
 
 SPEC_HELP = ("a bot name (random, heuristic, … : cardgym agents --game G), search[:N|:Nms], ppo:path/to/model.zip "
@@ -117,15 +119,9 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
         path = spec[len("ppo:"):]
         if not Path(path).is_file():
             raise AgentSpecError(f"agent {spec!r}: model file {path!r} not found")
-        try:
-            module = importlib.import_module("agents.ppo")
-        except ModuleNotFoundError as e:
-            if e.name == "agents.ppo":
-                raise AgentSpecError(
-                    f"agent {spec!r}: PPO agents need agents/ppo.py (PPOAgent), which is not installed"
-                ) from e
-            raise
-        return module.PPOAgent(game, path)
+        with needs_extra(f"agent {spec!r}: playing a model file", error=AgentSpecError):
+            from agents.ppo import PPOAgent
+        return PPOAgent(game, path)
     family, _, k = spec.partition(":")
     if family == "search":
         from agents.search import SAMPLERS, BudgetError, make_search

@@ -38,15 +38,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-import torch
-import tyro
 
-from agents.ppo import PPOAgent, save_policy
 from agents.registry import make_agent
+from envs.core.extras import needs_extra
 from envs.registry import make_game
 from envs.vector import CardVectorEnv
-from training.actor_critic import new_policy
 from training.evaluate import advantage, evaluate
+
+with needs_extra("examples/ppo_selfplay.py", error=SystemExit):  # torch, sb3-contrib and tyro: cardgym[train]
+    import torch
+    import tyro
+
+    from agents.ppo import PPOAgent, save_policy
+    from training.actor_critic import new_policy
 
 
 @dataclass

@@ -16,6 +16,7 @@ from agents.tripoli_heuristic import TripoliHeuristic
 from envs.core import poker
 from envs.core.agent import Agent
 from envs.core.cards import mask_of, parse_card
+from envs.core.extras import EXTRAS
 from envs.flipflop import actions as FT
 from envs.flipflop import observation as FV
 from envs.registry import make_game
@@ -82,8 +83,10 @@ def test_registry_ppo_imported_lazily_with_game_and_path(tmp_path, monkeypatch) 
     game = make_game("flipflop", num_players=3)
     assert isinstance(make_agent(f"ppo:{model}", game), RandomAgent)
     assert built == [(game, str(model))]
-    monkeypatch.setitem(sys.modules, "agents.ppo", None)  # as if agents/ppo.py were not there
-    with pytest.raises(AgentSpecError, match="need agents/ppo.py"):
+    monkeypatch.delitem(sys.modules, "agents.ppo")
+    for name in EXTRAS["train"]:  # as if the train extra were not installed
+        monkeypatch.setitem(sys.modules, name, None)
+    with pytest.raises(AgentSpecError, match=r'a model file needs the train extra: pip install -e "\.\[train\]"'):
         make_agent(f"ppo:{model}", game)
 
 

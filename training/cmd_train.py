@@ -17,6 +17,7 @@ import argparse
 from pathlib import Path
 
 from agents.registry import make_agent
+from envs.core.extras import needs_extra
 from envs.registry import make_game
 from training.cli_args import CommandError, check_output_folder
 from training.config import TrainConfig, load_recipe
@@ -40,8 +41,8 @@ def run(args: argparse.Namespace) -> None:
     if cfg.engine == "rllib":
         run_rllib(cfg)
         return
-    from training.train import train
-
+    with needs_extra("training"):
+        from training.train import train
     result = train(cfg)
     print()
     print(result["table"])
@@ -52,13 +53,10 @@ def run(args: argparse.Namespace) -> None:
 def run_rllib(cfg: TrainConfig) -> None:
     """``--engine rllib``: RLlib's PPO on Ray (:mod:`training.rllib_train`), one learner seat per table against the
     pool."""
-    try:
+    with needs_extra("--engine rllib", "rllib"):
         import ray.rllib  # noqa: F401
-    except ImportError:
-        raise CommandError('--engine rllib needs RLlib: pip install -e ".[rllib]" (or pip install "ray[rllib]")') \
-            from None
-    from training.rllib_train import ignored, train_rllib
 
+        from training.rllib_train import ignored, train_rllib
     if ignored(cfg):
         print(f"--engine rllib runs plain PPO: {', '.join(ignored(cfg))} (the cardgym learner's) not used")
     result = train_rllib(cfg)

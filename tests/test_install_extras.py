@@ -1,0 +1,86 @@
+"""The install without the ``train`` extra (``pip install -e .``): the envs, the bots, ``cardgym agents``, ``eval`` and
+``league`` work without torch, Stable-Baselines3, sb3-contrib or tyro, and what needs them (``cardgym train``,
+``cardgym exploit``, a ``ppo:`` agent, ``examples/ppo_selfplay.py``) says so in one line naming the extra.
+
+No venv is built: each case runs in a new Python whose import system finds none of the extra's modules, as if they
+were not installed (:data:`WITHOUT_TRAIN`, Python's path finder with those names left out).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from envs.core.extras import EXTRAS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+WITHOUT_TRAIN = f"""
+import sys
+from importlib.machinery import PathFinder
+
+class WithoutTrainExtra(PathFinder):
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        if name.partition(".")[0] in {EXTRAS["train"]!r}:
+            return None
+        return super().find_spec(name, path, target)
+
+sys.meta_path[sys.meta_path.index(PathFinder)] = WithoutTrainExtra
+"""
+"""Code run first: the train extra's modules cannot be found (``import torch`` fails as it does where it is absent)."""
+
+CARDGYM = WITHOUT_TRAIN + "from training.cli import main; main()"
+"""``python -c CARDGYM ARGS`` is ``cardgym ARGS`` without the train extra."""
+
+
+def run(code: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python -c code args`` on this checkout's code, in ``cwd``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, cwd=cwd,
+                          env=env)
+
+
+def test_the_library_imports_without_the_train_extra(tmp_path) -> None:
+    code = WITHOUT_TRAIN + """
+import envs, envs.vector, agents.registry, agents.search, training.cli, training.evaluate, training.league
+import torch
+"""
+    done = run(code, cwd=tmp_path)  # the last import shows that torch really is out of reach
+    assert done.returncode == 1 and done.stderr.endswith("ModuleNotFoundError: No module named 'torch'\n"), done.stderr
+
+
+@pytest.mark.parametrize("args, printed", [
+    (["agents", "--game", "triolet"], "specials"),
+    (["eval", "--game", "triolet", "--players", "3", "--agents", "random", "heuristic", "specials", "--deals", "6",
+      "--no-save"], "triolet, 3 players"),
+    (["league", "--game", "triolet", "--players", "3", "--agents", "random", "heuristic", "specials", "--deals", "6",
+      "--quiet", "--no-plot", "--out", "league"], "league_triolet_3p.json"),
+])
+def test_commands_without_the_train_extra(args, printed, tmp_path) -> None:
+    done = run(CARDGYM, *args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert printed in done.stdout
+
+
+TRAIN_EXTRA = 'needs the train extra: pip install -e ".[train]"'
+
+
+@pytest.mark.parametrize("code, args, status, message", [
+    (CARDGYM, ["train", "--out", "out"], 2, f"cardgym train: error: training {TRAIN_EXTRA}"),
+    (CARDGYM, ["exploit", "--agent", "heuristic", "--out", "out"], 2,
+     f"cardgym exploit: error: training a best response {TRAIN_EXTRA}"),
+    (CARDGYM, ["eval", "--agents", "ppo:model.zip", "random", "random", "random", "--no-save"], 2,
+     f"cardgym eval: error: agent 'ppo:model.zip': playing a model file {TRAIN_EXTRA}"),
+    (WITHOUT_TRAIN + f"import runpy; runpy.run_path({str(ROOT / 'examples' / 'ppo_selfplay.py')!r}, "
+                     "run_name='__main__')", ["--help"], 1, f"examples/ppo_selfplay.py {TRAIN_EXTRA}"),
+], ids=["train", "exploit", "ppo-agent", "example"])
+def test_a_missing_train_extra_is_one_line(code, args, status, message, tmp_path) -> None:
+    (tmp_path / "model.zip").write_bytes(b"not read")
+    done = run(code, *args, cwd=tmp_path)
+    assert (done.returncode, done.stderr, done.stdout) == (status, message + "\n", "")
+    assert not (tmp_path / "out").exists()  # refused before anything is written
