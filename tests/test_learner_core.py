@@ -141,6 +141,45 @@ def test_opponent_seats_make_no_learner_decisions():
     assert (rows["mask"][np.arange(len(rows["action"])), rows["action"]]).all()
 
 
+def test_pool_weights_seat_new_tables_and_an_agent_that_leaves_keeps_its_seats():
+    game = make_game("tripoli", num_players=4)
+    a, b, c = (make_agent(name, game) for name in ("random", "heuristic", "tight"))
+    rollout = Rollout(game, 64, 4, new_policy(game, 16, (8,), seed=0), opponents=[a, b], weights=[0.0, 1.0],
+                      opponent_share=0.75, seed=3)
+    seated = ~rollout.learner
+    assert seated.any() and (rollout.agent_of[seated] == 1).all()  # weight 0: random never seated
+    rollout.set_opponents([c], [1.0])  # the heuristic leaves the pool while it holds seats
+    assert rollout.opponents[:2] == [c, b] and list(rollout.weights) == [1.0, 0.0]
+    assert (rollout.agent_of[seated] == 1).all()  # its seats still point at it
+    rollout.collect()  # tables dealt from now on draw tight; the old seats play on with the heuristic
+    now = ~rollout.learner
+    assert set(np.unique(rollout.agent_of[now])) <= {0, 1}
+    with pytest.raises(ValueError, match="one finite non-negative number per opponent"):
+        rollout.set_opponents([c], [-1.0])
+
+
+def test_the_advisor_is_an_input_the_policy_sees_and_a_model_file_records(tmp_path):
+    from agents.ppo import PPOAgent, policy_input, read_metadata, save_policy
+
+    game = make_game("flipflop", num_players=4)
+    policy = new_policy(game, 16, (8,), seed=0, advisor="heuristic")
+    assert policy.features_extractor.linear.in_features == game.observation_size + game.num_actions
+    rng = np.random.default_rng(1)
+    state = game.init(np.arange(8, dtype=np.uint64))
+    obs, mask = game.observe(state, state.current_player), state.legal_action_mask
+    advised = policy_input(policy, obs, mask)
+    chosen = make_agent("heuristic", game).act(obs, mask, rng)
+    assert (advised[:, :game.observation_size] == obs).all()
+    advice = advised[:, game.observation_size:]
+    assert (advice.argmax(axis=1) == chosen).all() and advice.sum() == 8
+    path = save_policy(policy, tmp_path / "advised.zip", game)
+    assert read_metadata(path)["policy"]["advisor"] == "heuristic"
+    agent = PPOAgent(game, path)
+    np.testing.assert_allclose(agent.logits(obs, mask), PPOAgent(game, policy=policy).logits(obs, mask), atol=1e-6)
+    with pytest.raises(ValueError, match="needs the legal actions"):
+        agent.logits(obs)
+
+
 def test_masked_sampling_never_picks_an_illegal_action():
     gen = th.Generator().manual_seed(0)
     rng = np.random.default_rng(0)

@@ -314,6 +314,10 @@ BROKEN_FOR_PLAYING = {
     "hints of the first trainer": (edit_meta(set_in("policy", "features_extractor_kwargs", "hints",
                                                     "tripoli-betting")),
                                    "a model of cardgym's first trainer, with hint inputs"),
+    "an advisor that names code": (edit_meta(set_in("policy", "advisor", "os:system")),
+                                   "policy.advisor must be one of heuristic, tight, aggressive, longsuit, lowlead, "
+                                   "got 'os:system'"),
+    "an advisor as a number": (edit_meta(set_in("policy", "advisor", 3)), "policy.advisor must be a bot name, got 3"),
     "an anchored policy of the first trainer": (edit_meta(set_in("policy", "class", "AnchoredPolicy")),
                                                 "a model of cardgym's first trainer, with an anchored policy"),
     "an unknown extractor argument": (edit_meta(set_in("policy", "features_extractor_kwargs", "depth", 3)),
