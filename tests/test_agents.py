@@ -251,3 +251,24 @@ def test_flipflop_heuristic_takes_a_discard_that_makes_a_set() -> None:
     mask[0, FT.DRAW_DISCARD + parse_card("9s")] = False
     mask[0, FT.DRAW_DISCARD + parse_card("8s")] = True
     assert agent.act(flipflop_obs("9h 9d Kc Qc Jd", top="8s"), mask, None)[0] == FT.DRAW_STOCK
+
+
+@pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
+def test_the_trained_agent_loads_where_one_ships_and_says_so_where_none_does(name):
+    from agents.model_file import read_metadata
+    from agents.registry import trained_model
+    from envs.registry import env_version
+
+    game = make_game(name, num_players=4)
+    path = trained_model(name)
+    if not path.is_file():
+        with pytest.raises(AgentSpecError, match=f"no trained agent ships for {name} yet"):
+            make_agent("trained", game)
+        return
+    assert read_metadata(path)["env_version"] == env_version(name)  # it names the env version it plays
+    agent = make_agent("trained", game)
+    assert agent.name == "trained"
+    state = game.init(np.arange(16, dtype=np.uint64))
+    mask = state.legal_action_mask
+    chosen = agent.act(game.observe(state, state.current_player), mask, np.random.default_rng(0))
+    assert mask[np.arange(16), chosen].all()
