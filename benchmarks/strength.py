@@ -13,8 +13,8 @@ over the fields with the interval of independent fields. Budgets are in deals an
 for ``search``), so the numbers do not depend on the machine's load; the CPU time per searched decision is reported
 beside them (a search agent's ``stats``).
 
-Written to ``strength.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``); a game already in the
-file and not run again keeps its entry. docs/agents.md quotes the committed file.
+Written to ``strength.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``); a game or an agent
+already in the file and not run again keeps its entry. docs/agents.md quotes the committed file.
 """
 
 from __future__ import annotations
@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     result = json.loads(path.read_text()) if path.is_file() else {}
     result.update({"machine": platform.machine(), "python": platform.python_version()})
     for game_name in games:
-        result.setdefault("games", {})[game_name] = {
-            spec: measure(game_name, spec, args.deals, args.seed, args.players) for spec in args.agents}
+        result.setdefault("games", {}).setdefault(game_name, {}).update({
+            spec: measure(game_name, spec, args.deals, args.seed, args.players) for spec in args.agents})
     write_result(result, path)
     return result
 

@@ -69,8 +69,8 @@ def trained_line(game: str, width: int) -> list[str]:
 
     meta = read_metadata(path)
     decisions = meta.get("train", {}).get("decisions", 0)
-    return [f"  {'trained':<{width}}  {meta['env_version']:<4} PPO agent that ships with cardgym ({decisions:,} "
-            "learner decisions of cardgym train; docs/training.md). Not a zoo style."]
+    return [f"  {'trained':<{width}}  {'':<4} PPO agent that ships with cardgym, for {meta['env_version']} "
+            f"({decisions:,} learner decisions of cardgym train; docs/training.md). Not a zoo style."]
 
 
 def run(args: argparse.Namespace) -> None:
