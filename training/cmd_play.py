@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from agents.registry import SPEC_HELP
 from envs.aec import CardGymEnv
 from envs.gamelog import cards_text, public_view, seat_name
 from envs.registry import GAMES, make_game
@@ -32,11 +31,9 @@ from training.cli_args import (
     CommandError,
     check_output_file,
     count,
-    integer,
     parse_options,
-    seed_int,
 )
-from training.human_seat import bot_action, make_bots, open_table, opponent_specs
+from training.human_seat import add_seat_options, bot_action, make_bots, open_table, opponent_specs
 from training.limits import MAX_DEALS
 
 UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "points"}
@@ -226,17 +223,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play one seat of a game in the terminal against bots",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game", choices=sorted(GAMES))
-    p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
-    p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
-                   help=f"the bots: one spec for all, or one per other seat ({SPEC_HELP}; default heuristic)")
-    p.add_argument("--seat", type=integer, default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=seed_int, default=None,
-                   help="seed of the first game (0 to 2**64 - 1; default: random)")
+    add_seat_options(p)
     p.add_argument("--deals", type=count(MAX_DEALS), default=1,
                    help=f"episodes to play in a row (1 to {MAX_DEALS:,}; default 1)")
-    p.add_argument("--log", default=None, metavar="FILE",
-                   help="record the games as JSON Lines in FILE (a new file: an existing one is kept unless --force)")
-    p.add_argument("--force", action="store_true", help="let --log overwrite an existing file")
     p.add_argument("--ascii", action="store_true", help="suits as letters c d h s instead of symbols")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
     p.set_defaults(func=run)

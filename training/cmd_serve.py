@@ -23,11 +23,10 @@ import socket
 
 from werkzeug.serving import make_server
 
-from agents.registry import SPEC_HELP
 from envs.registry import GAMES, make_game
 from training.browser_game import BrowserGame
-from training.cli_args import CommandError, check_output_file, count, integer, parse_options, seed_int
-from training.human_seat import make_bots, open_table, opponent_specs
+from training.cli_args import CommandError, check_output_file, count, parse_options
+from training.human_seat import add_seat_options, make_bots, open_table, opponent_specs
 from training.serve_app import create_app
 
 DEFAULT_PORT = 8765
@@ -73,16 +72,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="play one seat of a game in your browser against bots",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", required=True, choices=sorted(GAMES))
-    p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
-    p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
-                   help=f"the bots: one spec for all, or one per other seat ({SPEC_HELP}; default heuristic)")
-    p.add_argument("--seat", type=integer, default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=seed_int, default=None,
-                   help="seed of the first game (0 to 2**64 - 1; default: random)")
-    p.add_argument("--log", default=None, metavar="FILE",
-                   help="record the games as JSON Lines in FILE (a new file: an existing one is kept unless --force)")
-    p.add_argument("--force", action="store_true", help="let --log overwrite an existing file")
-    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
+    add_seat_options(p)
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=count(MAX_PORT, low=0), default=DEFAULT_PORT,

@@ -8,17 +8,32 @@ for its move, with its seat view if it wants one.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from agents.registry import make_agent
+from agents.registry import SPEC_HELP, make_agent
 from envs.aec import CardGymEnv
 from envs.core.agent import call_agent, wants_seat_view
 from envs.core.game import BatchedGame
 from envs.gamelog import GameRecorder
-from training.cli_args import CommandError
+from training.cli_args import CommandError, integer, seed_int
+
+
+def add_seat_options(p: argparse.ArgumentParser) -> None:
+    """The options of a person's seat at a table of bots, the same in ``cardgym play`` and ``cardgym serve``."""
+    p.add_argument("--players", type=integer, default=4, help="table size (default 4)")
+    p.add_argument("--opponents", nargs="+", default=["heuristic"], metavar="SPEC",
+                   help=f"the bots: one spec for all, or one per other seat ({SPEC_HELP}; default heuristic)")
+    p.add_argument("--seat", type=integer, default=0, help="your seat (default 0)")
+    p.add_argument("--seed", type=seed_int, default=None,
+                   help="seed of the first game (0 to 2**64 - 1; default: random)")
+    p.add_argument("--log", default=None, metavar="FILE",
+                   help="record the games as JSON Lines in FILE (a new file: an existing one is kept unless --force)")
+    p.add_argument("--force", action="store_true", help="let --log overwrite an existing file")
+    p.add_argument("--option", action="append", metavar="KEY=VALUE", help="a rule option of the game (repeatable)")
 
 
 def opponent_specs(game: BatchedGame, seat: int, opponents: list[str]) -> dict[int, str]:
