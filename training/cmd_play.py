@@ -182,10 +182,12 @@ class TerminalGame:
         self.report()
         while not bool(self.env.state_.done[0]):
             seat = int(self.env.state_.current_player[0])
-            action = self.human_action() if seat == self.seat else bot_action(self.env, self.bots[seat], seat,
-                                                                              self.rng)
-            self.env.step(action)
+            self.env.step(self.human_action() if seat == self.seat else self.bot_action(seat))
             self.report()
+
+    def bot_action(self, seat: int) -> int:
+        """The move of the bot at ``seat`` (:func:`training.human_seat.bot_action`)."""
+        return bot_action(self.env, self.bots[seat], seat, self.rng)
 
 
 def run(args: argparse.Namespace) -> None:
