@@ -32,7 +32,8 @@ test: install
 demo: install
 	$(VENV)/bin/cardgym random --game tripoli --players 4 --tables 4096
 
-# JupyterLab in .venv, then the quickstart notebook (README "Play, watch, replay and logs").
+# JupyterLab in .venv, then the quickstart notebook (README "Play, watch, replay and logs"); the research notebooks
+# (tripoli_betting, benchmark_your_bot, games_at_a_glance) are beside it in notebooks/ (docs/README.md).
 notebook: install
 	$(PIP_INSTALL) -e ".[notebook]"
 	$(VENV)/bin/jupyter lab notebooks/quickstart.ipynb

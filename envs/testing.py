@@ -16,11 +16,14 @@ and step where a promise of common.md fails:
 - :func:`check_observe_out` — ``observe(out=)`` writes what ``observe`` returns, for every seat;
 - :func:`check_pettingzoo` — PettingZoo's ``api_test`` and ``seed_test`` on the AEC face;
 - :func:`check_parity` — the core against a plain reference implementation, table by table, step by step;
-- :func:`check_game` runs the core checks together.
+- :func:`check_game` runs the core checks together;
+- :func:`check_agent_conformance` — an agent's side of the contract (docs/agents.md): legal integer actions, one per
+  row, from the observation and the mask alone, reproducible from ``rng``.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -220,3 +223,117 @@ def check_parity(game: BatchedGame, state: BatchState, refs: Sequence[Reference]
             compare(state, int(t), refs[t])
         steps += 1
     return steps
+
+
+class _Watched(np.random.Generator):
+    """A generator that notes whether anything of it was used (a draw, a method, an attribute)."""
+
+    def __init__(self, seed: Any) -> None:
+        super().__init__(np.random.PCG64(seed))
+        self.__dict__["used"] = False
+
+    def __getattribute__(self, name: str) -> Any:
+        if not name.startswith("__") and name != "used":
+            object.__getattribute__(self, "__dict__")["used"] = True
+        return super().__getattribute__(name)
+
+
+@dataclasses.dataclass
+class AgentReport:
+    """What :func:`check_agent_conformance` checked."""
+
+    agent: str
+    game: str
+    decisions: int
+    """Rows the agent answered (every decision of every table, forced ones included)."""
+    choices: int
+    """Of those, decisions with more than one legal action."""
+    episodes: int
+    """Episodes played to the end."""
+    calls: int
+    """Calls of ``act`` (one per step, on the unfinished tables)."""
+    reordered: int
+    """Calls that drew nothing from ``rng``, whose rows were also given in another order."""
+
+    def __str__(self) -> str:
+        return (f"{self.agent} conforms on {self.game}: {self.decisions:,} decisions ({self.choices:,} with a choice) "
+                f"in {self.episodes} episodes, every action legal, obs and mask left as they were, the same actions "
+                f"from the same rng in all {self.calls} calls, the same actions for rows in another order in the "
+                f"{self.reordered} calls that drew nothing from rng")
+
+
+def check_agent_conformance(game: BatchedGame, agent: Any, seed: int = 0, tables: int = 32,
+                            max_steps: int = 5000) -> AgentReport:
+    """An agent's side of the contract (docs/agents.md), on ``tables`` games from ``seed`` where it plays every seat.
+    At every step ``act(obs, mask, rng)`` must return one integer action id per row, each legal under the mask; leave
+    ``obs`` and ``mask`` as they were; and give the same actions when called again with a generator in the same state
+    (its randomness comes from ``rng`` alone, and it keeps no state between calls that changes its answers: the rows
+    of two calls are not the same tables). A call that draws nothing from ``rng`` answers from the rows alone, so
+    the same rows in another order must get the same actions, reordered (each row is answered from itself: nothing
+    is read from another row or kept by row position). Every episode must end within ``max_steps`` steps. An agent
+    that wants seat views (``wants_seat_view = True``) gets them, each check call a copy as the real call found it
+    (a view's cache is the agent's own scratch space). Raises :class:`AssertionError` naming the step, the table
+    and what failed; returns an :class:`AgentReport`."""
+    from envs.core.agent import call_agent, check_agent, wants_seat_view
+    from envs.seatview import SeatViews
+
+    check_agent(agent, game, "agent")
+    name = str(getattr(agent, "name", type(agent).__name__))
+    state = game.init(seed, batch_size=tables)
+    views = None
+    if wants_seat_view(agent):
+        views = SeatViews(game)
+        everyone = np.arange(tables)
+        views.begin(state, everyone, everyone, [list(range(game.num_players))] * tables)
+    decisions = choices = calls = reordered = 0
+
+    def call(obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator, seat_views: list | None) -> np.ndarray:
+        return np.asarray(call_agent(agent, obs, mask, rng, copy.deepcopy(seat_views)))
+
+    for step in range(max_steps):
+        live = np.flatnonzero(~state.done)
+        if not live.size:
+            break
+        where = f"{name} on {game!r}, seed {seed}, step {step}"
+        seats = state.current_player[live]
+        obs = game.observe(state.take(live), seats)
+        mask = state.legal_action_mask[live].copy()
+        obs_given, mask_given = obs.copy(), mask.copy()
+        seat_views = None if views is None else views.views(live, seats)
+        kept = copy.deepcopy(seat_views)
+        rng = _Watched([seed, step])
+        acts = np.asarray(call_agent(agent, obs_given, mask_given, rng, seat_views))
+        calls += 1
+        assert np.array_equal(obs_given, obs) and np.array_equal(mask_given, mask), \
+            f"{where}: act wrote into its obs or mask arguments"
+        assert acts.shape == (live.size,) and acts.dtype.kind in "iu", \
+            f"{where}: act must return one integer action id per row ({live.size},), got {acts.dtype} {acts.shape}"
+        inside = (acts >= 0) & (acts < game.num_actions)
+        legal = inside.copy()
+        legal[inside] = mask[np.flatnonzero(inside), acts[inside]]
+        if not legal.all():
+            b = int(np.flatnonzero(~legal)[0])
+            allowed = ", ".join(f"{a} ({game.action_name(int(a))})" for a in np.flatnonzero(mask[b]))
+            raise AssertionError(f"{where}, table {int(live[b])}: illegal action {int(acts[b])}; legal: {allowed}")
+        again = call(obs.copy(), mask.copy(), np.random.default_rng([seed, step]), kept)
+        assert np.array_equal(again, acts), (f"{where}: called again with the same rng state it gave other actions "
+                                             "(draw randomness from rng only; keep nothing between calls)")
+        if not rng.used:
+            order = np.random.default_rng([seed, step, 1]).permutation(live.size)
+            moved = call(obs[order], mask[order], np.random.default_rng([seed, step]),
+                         None if kept is None else [kept[i] for i in order])
+            bad = np.flatnonzero(moved != acts[order])
+            assert not bad.size, (f"{where}, table {int(live[order][bad[0]])}: the action of a row changed with the "
+                                  "order of the rows (answer each row from that row alone)")
+            reordered += 1
+        decisions += live.size
+        choices += int((mask.sum(axis=1) > 1).sum())
+        game.step(state, acts.astype(np.int64), tables=live)
+        if views is not None:
+            going = ~state.done[live]
+            views.record(state, live[going], live[going], seats[going], acts[going].astype(np.int64))
+            views.drop(live[~going])
+    else:
+        raise AssertionError(f"{name} on {game!r}, seed {seed}: episodes still running after {max_steps} steps")
+    return AgentReport(agent=name, game=repr(game), decisions=decisions, choices=choices, episodes=tables,
+                       calls=calls, reordered=reordered)

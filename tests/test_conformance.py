@@ -92,3 +92,79 @@ def test_suite_catches_an_observe_that_ignores_out() -> None:
 
     with pytest.raises(AssertionError, match="observe\\(out=\\) differs"):
         testing.check_observe_out(_broken("tripoli", _observe=_observe), 2, batch_size=4, steps=2)
+
+
+# ----- agents: check_agent_conformance --------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_zoo_conforms(name: str) -> None:
+    from agents.registry import make_agent
+    from agents.zoo import BOTS
+
+    game = make_game(name, 4)
+    for spec in BOTS[name]:
+        report = testing.check_agent_conformance(game, make_agent(spec, game), seed=3, tables=8)
+        assert report.episodes == 8 and report.decisions >= report.choices > 0
+        assert (report.reordered == report.calls) == (spec != "random")  # the random bot draws from rng, the rest not
+        assert "conforms" in str(report)
+
+
+class _Bot:
+    """The first legal action; subclasses break the contract one way each."""
+
+    name = "bot"
+
+    def __init__(self, game) -> None:
+        self.game = game
+
+    def act(self, obs, mask, rng):
+        return np.argmax(mask, axis=1)
+
+
+class _Illegal(_Bot):
+    def act(self, obs, mask, rng):
+        return np.argmin(mask, axis=1)
+
+
+class _Scribbler(_Bot):
+    def act(self, obs, mask, rng):
+        mask[:, 0] = True
+        return np.argmax(mask, axis=1)
+
+
+class _GlobalRandom(_Bot):
+    def act(self, obs, mask, rng):
+        return np.array([np.random.choice(np.flatnonzero(m)) for m in mask])
+
+
+class _FirstRow(_Bot):
+    """Answers every row from the first row's observation."""
+
+    def act(self, obs, mask, rng):
+        pick = np.argmax(mask, axis=1)
+        legal = np.flatnonzero(mask[:, int(obs[0].sum()) % mask.shape[1]])
+        pick[legal] = int(obs[0].sum()) % mask.shape[1]
+        return pick
+
+
+class _Floats(_Bot):
+    def act(self, obs, mask, rng):
+        return np.argmax(mask, axis=1).astype(np.float64)
+
+
+@pytest.mark.parametrize(("bot", "fragment"), [
+    (_Illegal, "illegal action"), (_Scribbler, "wrote into its obs or mask"),
+    (_GlobalRandom, "the same rng state it gave other actions"), (_FirstRow, "changed with the order of the rows"),
+    (_Floats, "one integer action id per row"),
+])
+def test_the_agent_check_catches_a_broken_agent(bot, fragment: str) -> None:
+    game = make_game("tripoli", 4)
+    with pytest.raises(AssertionError, match=fragment):
+        testing.check_agent_conformance(game, bot(game), seed=1, tables=8)
+
+
+def test_the_agent_check_gives_a_searching_agent_its_views() -> None:
+    from agents.registry import make_agent
+
+    game = make_game("flipflop", 3)
+    report = testing.check_agent_conformance(game, make_agent("search:8", game), seed=2, tables=4)
+    assert report.calls > 0 and report.reordered == 0  # it draws from rng at every call

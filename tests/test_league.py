@@ -474,3 +474,11 @@ def test_a_shard_log_edited_by_hand_is_one_line_naming_its_file_line_and_field(e
     assert stop.value.code == 2 and len(err.splitlines()) == 1, err
     assert err.startswith(f"cardgym league: error: {log}, line 3: ") and message in err, err
     assert (sorted(tmp_path.iterdir()), log.read_bytes()) == before  # nothing written, nothing changed
+
+
+def test_short_labels_keep_registry_families_whole() -> None:
+    from training.league_report import short_labels
+
+    assert short_labels(["search:50", "style:3", "mybots:Tight", "ppo:runs/x/model.zip", "heuristic"]) == [
+        "search:50", "style:3", "Tight", "ppo:model", "heuristic"]
+    assert short_labels(["a:Bot", "b:Bot"]) == ["a:Bot", "b:Bot"]  # the same short name twice: the specs

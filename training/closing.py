@@ -58,8 +58,9 @@ def plot_curve(curve: list[dict[str, Any]], path: Path, title: str, unit: str) -
     left.set_title(title, fontsize=9)
     names = list(dict.fromkeys(name for p in evals for name in p["fields"]))
     xe = np.array([p["decisions"] for p in evals], dtype=float) / 1e6
-    for name in names:
-        right.plot(xe, [p["fields"].get(name, np.nan) for p in evals], ".-", label=name)
+    for name in names:  # matplotlib leaves out labels that start with "_" (a field such as __main__:Bot)
+        right.plot(xe, [p["fields"].get(name, np.nan) for p in evals], ".-",
+                   label=name if not name.startswith("_") else "\u2009" + name)
     right.axhline(0, color="black", linewidth=0.8)
     right.set_yscale("symlog", linthresh=1.0 if unit == "chips" else 0.05)
     right.set_xlabel("learner decisions (millions)")

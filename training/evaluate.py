@@ -24,14 +24,14 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from agents.random_agent import RandomAgent
 from envs.core.agent import Agent, agent_label, call_agent, check_agent, wants_seat_view
 from envs.core.checks import U64_MAX, ArgumentError, check_int, int_array, show
-from envs.core.game import BatchedGame, IllegalActionError
+from envs.core.game import BatchedGame, BatchState, IllegalActionError
 from envs.core.rng import hash_u64
 from envs.seatview import SeatViews
 from training.executors import Executor, InProcess, TableSpec
@@ -165,6 +165,20 @@ def advantage(result: EvalResult, baseline: EvalResult, agent: int = 0) -> tuple
     return float(mean), float(half)
 
 
+class StepWatch(Protocol):
+    """Sees the tables :func:`play_tables` plays: ``rows[i]`` is the table (its index in ``seeds``) of row ``i`` of
+    ``state`` (finished tables leave the state as it empties, so the rows change; the tables do not)."""
+
+    def begin(self, state: BatchState, rows: np.ndarray) -> None:
+        """After ``init``: every table, as dealt (``state.rewards`` holds what dealing moved, e.g. antes)."""
+
+    def before(self, state: BatchState, rows: np.ndarray, actions: np.ndarray) -> None:
+        """Just before a step: the state and the action each unfinished row is about to play."""
+
+    def after(self, state: BatchState, rows: np.ndarray) -> None:
+        """Just after that step (the same rows; ``state.rewards`` holds the step's rewards)."""
+
+
 def group_seeds(seed: int, groups: int) -> np.ndarray:
     """The table seed of each deal group: a hash of ``(seed, group)``."""
     return hash_u64(np.full(groups, seed, dtype=np.uint64), np.arange(groups, dtype=np.uint64))
@@ -196,11 +210,13 @@ def play_tables(
     seeds: np.ndarray,
     rng: np.random.Generator,
     max_steps: int = 200_000,
+    watch: StepWatch | None = None,
 ) -> tuple[np.ndarray, int]:
     """Play one episode per table to the end; ``seat_agent[t, s]`` is the index of the agent at seat ``s`` of table
     ``t``. Returns the ``(B, n)`` episode return of each seat (the rewards left by ``init`` included) and the number
     of decisions the agents took. Raises ``RuntimeError`` if some episode is not over after ``max_steps`` steps,
-    :class:`~envs.core.checks.ArgumentError` for bad arguments."""
+    :class:`~envs.core.checks.ArgumentError` for bad arguments. ``watch`` (a :class:`StepWatch`) sees the state
+    after ``init`` and around every step (what :mod:`training.game_stats` measures games with)."""
     _check_agents(game, agents)
     max_steps = check_int(max_steps, "max_steps", low=1)
     if not isinstance(rng, np.random.Generator):
@@ -214,6 +230,8 @@ def play_tables(
     returns = state.rewards.astype(np.float64, copy=True)
     rows = np.arange(len(seeds))  # the table each row of ``state`` plays
     needs_obs = [_uses_observation(a) for a in agents]
+    if watch is not None:
+        watch.begin(state, rows)
     streams = TableRandom(int(rng.integers(2**63)))  # one random stream per table (common random numbers)
     decisions = 0
     viewers = [i for i, a in enumerate(agents) if wants_seat_view(a)]
@@ -261,8 +279,12 @@ def play_tables(
                 )
             actions[sel] = acts
             decisions += sel.size
+        if watch is not None:
+            watch.before(state, rows, actions)
         game.step(state, actions)
         returns[rows] += state.rewards
+        if watch is not None:
+            watch.after(state, rows)
         if views is not None:
             stepped = np.flatnonzero((who >= 0) & ~state.done)
             views.record(state, stepped, rows[stepped], seat[stepped], actions[stepped])
@@ -275,16 +297,24 @@ def play_tables(
     return returns, decisions
 
 
+def duplicate_seats(n: int, groups: int) -> np.ndarray:
+    """The ``(groups * n, n)`` seat-to-agent table of :func:`play_duplicate`: table ``g * n + r`` is rotation ``r``
+    of deal group ``g``, whose seat ``s`` holds agent ``(s - r) % n`` (agent ``i`` sits at seat ``(i + r) % n``)."""
+    rot = np.arange(n)
+    return np.tile((rot[None, :] - rot[:, None]) % n, (groups, 1))
+
+
 def play_duplicate(
-    game: BatchedGame, agents: list[Agent], seeds: np.ndarray, rng: np.random.Generator
+    game: BatchedGame, agents: list[Agent], seeds: np.ndarray, rng: np.random.Generator,
+    watch: StepWatch | None = None,
 ) -> tuple[np.ndarray, int]:
     """Play each deal group of ``seeds`` in all ``n`` rotations (in rotation ``r`` agent ``i`` sits at seat
-    ``(i + r) % n``). Returns ``returns[g, r, i]``, agent ``i``'s return in rotation ``r`` of group ``g``, and the
-    number of decisions taken."""
+    ``(i + r) % n``; the tables in the order of :func:`duplicate_seats`). Returns ``returns[g, r, i]``, agent ``i``'s
+    return in rotation ``r`` of group ``g``, and the number of decisions taken; ``watch`` as in :func:`play_tables`."""
     n, k = game.num_players, len(seeds)
     rot = np.arange(n)
-    seat_agent = np.tile((rot[None, :] - rot[:, None]) % n, (k, 1))  # table (g, r): seat s holds agent (s - r) % n
-    returns, decisions = play_tables(game, agents, seat_agent, np.repeat(seeds, n), rng)
+    seat_agent = duplicate_seats(n, k)
+    returns, decisions = play_tables(game, agents, seat_agent, np.repeat(seeds, n), rng, watch=watch)
     agent_seat = (rot[None, :] + rot[:, None]) % n  # [r, i]: the seat of agent i in rotation r
     return np.take_along_axis(returns.reshape(k, n, n), np.broadcast_to(agent_seat, (k, n, n)), axis=2), decisions
 

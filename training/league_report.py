@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from training.league import LeagueResult
 
 
+FAMILIES = ("search", "style", "careless-style", "careless-bot")
+"""Registry specs written ``family:K`` (``search:50``, ``style:3``): shown whole, not as a ``module:Class``."""
+
+
 def short_labels(specs: list[str]) -> list[str]:
     """Display names: ``Class`` for ``module:Class``, ``ppo:<file stem>`` for a model, the spec otherwise (the full
     specs again if that would make two agents look the same)."""
@@ -22,7 +26,7 @@ def short_labels(specs: list[str]) -> list[str]:
     for spec in specs:
         if spec.startswith("ppo:"):
             labels.append("ppo:" + Path(spec[4:]).stem)
-        elif ":" in spec:
+        elif ":" in spec and spec.partition(":")[0] not in FAMILIES:
             labels.append(spec.rpartition(":")[2])
         else:
             labels.append(spec)
