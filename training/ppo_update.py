@@ -16,6 +16,7 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from training.actor_critic import logits_and_values, mask_logits
+from training.config import PPOConfig
 from training.magnet import magnet_kl
 from training.sparse_rows import SparseRows
 
@@ -53,21 +54,7 @@ class Batch:
                         for name, t in taken.items()}, index=th.arange(idx.shape[0]))
 
 
-@dataclasses.dataclass(frozen=True)
-class PPOSettings:
-    """The update's settings (each a field of :class:`training.learner.LearnerConfig`)."""
-
-    learning_rate: float
-    epochs: int
-    minibatch_size: int
-    clip_coef: float
-    ent_coef: float
-    vf_coef: float
-    max_grad_norm: float
-    magnet_coef: float
-
-
-def losses(policy: MaskableActorCriticPolicy, mb: Batch, settings: PPOSettings) -> dict[str, th.Tensor]:
+def losses(policy: MaskableActorCriticPolicy, mb: Batch, settings: PPOConfig) -> dict[str, th.Tensor]:
     """The loss of one minibatch (``loss``) and its parts: policy, value, entropy, magnet KL, and the approximate
     KL from the sampling policy and the share of clipped ratios (diagnostics, without gradient)."""
     logits, values = logits_and_values(policy, mb.inputs)
@@ -91,7 +78,7 @@ def losses(policy: MaskableActorCriticPolicy, mb: Batch, settings: PPOSettings) 
             "magnet_kl": kl, "approx_kl": approx_kl, "clip_fraction": clipped}
 
 
-def update(policy: MaskableActorCriticPolicy, batch: Batch, settings: PPOSettings,
+def update(policy: MaskableActorCriticPolicy, batch: Batch, settings: PPOConfig,
            generator: th.Generator) -> dict[str, float]:
     """``settings.epochs`` passes over ``batch`` in shuffled minibatches of about ``settings.minibatch_size`` rows
     (``generator`` shuffles), one optimiser step each. Returns the last epoch's mean of each part of the loss."""

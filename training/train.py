@@ -51,7 +51,7 @@ from training.imitation import imitate
 from training.magnet import AgentMagnet, Magnet, PolicyMagnet
 from training.opponent_pool import OpponentPool, parse_opponents
 from training.pool_eval import PoolEvaluator
-from training.ppo_update import PPOSettings, to_batch, update
+from training.ppo_update import to_batch, update
 from training.rollout import Rollout
 from training.stopwatch import Stopwatch
 
@@ -142,8 +142,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                       weights=pool.weights() if pool.members else None, opponent_share=cfg.opponent_share,
                       magnet=magnet, reward_scale=p.reward_scale, sparse=True, seed=cfg.seed + (progress.updates << 32),
                       stopwatch=watch)
-    settings = PPOSettings(p.learning_rate, p.epochs, p.minibatch_size, p.clip_coef, p.ent_coef, p.vf_coef,
-                           p.max_grad_norm, p.magnet_coef if magnet else 0.0)
+    settings = p if magnet else dataclasses.replace(p, magnet_coef=0.0)
     evaluator = PoolEvaluator(game, pool, cfg.eval_deals, cfg.seed) if pool.fixed else None
     generator = th.Generator().manual_seed(cfg.seed + 1 + progress.updates)
     start, deadline = progress.decisions, wall0 + cfg.minutes * 60 if cfg.minutes else None
