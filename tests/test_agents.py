@@ -272,3 +272,45 @@ def test_the_trained_agent_loads_where_one_ships_and_says_so_where_none_does(nam
     mask = state.legal_action_mask
     chosen = agent.act(game.observe(state, state.current_player), mask, np.random.default_rng(0))
     assert mask[np.arange(16), chosen].all()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_trained_agent_decides_the_same_in_deals_that_differ_only_in_cards_it_has_not_seen(seed):
+    """Two Tripoli deals that differ only in two cards of other players' hands, unseen by seat 0 up to a decision,
+    give the trained agent (its network and its advisor) the same input and the same decision there."""
+    from agents.registry import trained_model
+    from tests.search_helpers import replay, same_view, seat_decisions
+
+    if not trained_model("tripoli").is_file():
+        pytest.fail("agents/models/tripoli.zip ships with cardgym")
+    game = make_game("tripoli", num_players=4)
+    trained = make_agent("trained", game)
+    deck, dealer, compared = np.random.default_rng(seed).permutation(52), seed % 4, 0
+    for point in seat_decisions(game, trained, deck, dealer, 0, limit=60):
+        real = point.state
+        seen = int(real.hands[0, 0]) | int(real.played[0]) | int(real.known[0, 0])
+        for p in range(4):
+            seen |= int(real.shown[0, p])
+        first = np.flatnonzero(point.view.first[:52])
+        unseen = [c for c in range(52) if not (seen >> c) & 1 and c not in first]
+        rng = np.random.default_rng(seed)
+        for _ in range(200):
+            c1, c2 = rng.choice(unseen, 2, replace=False)
+            pos = {int(c): i for i, c in enumerate(deck)}
+            if pos[c1] % 5 == pos[c2] % 5:
+                continue
+            other = deck.copy()
+            other[pos[c1]], other[pos[c2]] = c2, c1
+            twin = replay(game, other, dealer, point.actions)
+            if twin is not None and same_view(point.view, twin.seat_view("player_0")):
+                break
+        else:
+            continue
+        assert not np.array_equal(twin.state_.hands, real.hands) or twin.state_.spare[0] != real.spare[0]
+        obs2 = twin.observe("player_0")["observation"][None]
+        mask2 = twin.state_.legal_action_mask[:1]
+        rng1, rng2 = np.random.default_rng(3), np.random.default_rng(3)
+        assert trained.act(point.obs, point.mask, rng1).tolist() == trained.act(obs2, mask2, rng2).tolist()
+        np.testing.assert_array_equal(trained.logits(point.obs, point.mask), trained.logits(obs2, mask2))
+        compared += 1
+    assert compared >= 3, compared
