@@ -153,3 +153,30 @@ def test_a_bad_recipe_is_refused_in_one_line(text, message, tmp_path):
     with pytest.raises(RecipeError, match=None) as e:
         load_recipe(path)
     assert message in str(e.value) and str(e.value).startswith(f"recipe {path}") and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(("breaks", "message"), [
+    (lambda meta: meta.pop("train"), "cardgym.json lacks train"),
+    (lambda meta: meta["train"].update(snapshots=["../../etc/passwd"]), "train.snapshots must be a list of names"),
+    (lambda meta: meta["train"].update(ahead={"random": 7}), "train.ahead must map names to numbers in [0, 1]"),
+    (lambda meta: meta["train"].update(curve="steep"), "train.curve must be a list of JSON objects"),
+    (lambda meta: meta["train"].update(decisions=-3), "train.decisions must be a non-negative integer"),
+])
+def test_a_bad_checkpoint_is_refused_in_one_line_and_nothing_is_written(breaks, message, tmp_path):
+    import zipfile
+
+    train(tiny(tmp_path, decisions=128, opponents="random"), log=lambda _line: None)
+    good = tmp_path / "run" / "checkpoint.zip"
+    with zipfile.ZipFile(good) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    meta = json.loads(members["cardgym.json"])
+    breaks(meta)
+    members["cardgym.json"] = json.dumps(meta).encode()
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(ValueError) as e:
+        train(tiny(tmp_path, resume=str(bad), out=str(tmp_path / "resumed")), log=lambda _line: None)
+    assert message in str(e.value) and "\n" not in str(e.value)
+    assert not (tmp_path / "resumed").exists()
