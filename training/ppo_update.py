@@ -23,11 +23,12 @@ from training.sparse_rows import SparseRows
 
 @dataclasses.dataclass
 class Batch:
-    """Learner decisions with their advantages, as tensors over a rollout's rows (:meth:`training.rollout.Decisions.
-    arrays`, shared, not copied), and the rows to train on."""
+    """Learner decisions with their advantages, and the rows to train on. A batch owns its numbers (copies of a
+    rollout's rows, :func:`to_batch`), so the rollout may collect again while an update trains on it."""
 
-    inputs: th.Tensor
-    """The policy's inputs (:func:`training.actor_critic.inputs` of the observations)."""
+    inputs: th.Tensor | SparseRows
+    """The policy's inputs (:func:`training.actor_critic.inputs` of the observations): dense rows, or their non-zero
+    entries, from which a minibatch's inputs are a sparse matrix (:mod:`training.sparse_rows`)."""
     mask: th.Tensor
     action: th.Tensor
     logprob: th.Tensor
@@ -39,19 +40,17 @@ class Batch:
     """The magnet's log-probabilities, or ``None``."""
     index: th.Tensor
     """The rows to train on (those with an advantage)."""
-    sparse: SparseRows | None = None
-    """The inputs' non-zero entries, from which a minibatch's inputs are a sparse matrix; ``None``: dense rows."""
 
     def __len__(self) -> int:
         return int(self.index.shape[0])
 
     def rows(self, idx: th.Tensor) -> Batch:
         """The rows ``idx`` (indices into the tensors, not into ``index``) as a batch of their own."""
-        taken = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("index", "sparse")}
-        if self.sparse is not None:
-            taken["inputs"] = self.sparse.take(idx.numpy())
-        return Batch(**{name: t if t is None or t.layout == th.sparse_csr else t.index_select(0, idx)
-                        for name, t in taken.items()}, index=th.arange(idx.shape[0]))
+        taken = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "index"}
+        inputs = taken.pop("inputs")
+        return Batch(inputs.take(idx.numpy()) if isinstance(inputs, SparseRows) else inputs.index_select(0, idx),
+                     **{name: t if t is None else t.index_select(0, idx) for name, t in taken.items()},
+                     index=th.arange(idx.shape[0]))
 
 
 def losses(policy: MaskableActorCriticPolicy, mb: Batch, settings: PPOConfig) -> dict[str, th.Tensor]:
@@ -101,11 +100,11 @@ def update(policy: MaskableActorCriticPolicy, batch: Batch, settings: PPOConfig,
 
 def to_batch(arrays: dict[str, np.ndarray], advantages: np.ndarray, resolved: np.ndarray, sparse: bool) -> Batch:
     """A rollout's ``arrays`` (:meth:`training.rollout.Decisions.arrays`) and their ``advantages`` and ``resolved``
-    rows (:func:`training.advantages.seat_gae`) as a :class:`Batch` over the resolved rows (the tensors share the
-    arrays' memory: the batch must be used before the rollout collects again); ``sparse``: its minibatches' inputs
-    are sparse matrices (:mod:`training.sparse_rows`)."""
+    rows (:func:`training.advantages.seat_gae`) as a :class:`Batch` over the resolved rows, holding copies (the
+    rollout reuses its arrays); ``sparse``: its minibatches' inputs are sparse matrices
+    (:mod:`training.sparse_rows`, itself a compact copy of the inputs)."""
     reference = arrays.get("reference")
-    return Batch(th.from_numpy(arrays["inputs"]), th.from_numpy(arrays["mask"]), th.from_numpy(arrays["action"]),
-                 th.from_numpy(arrays["logprob"]), th.from_numpy(advantages),
-                 th.from_numpy(advantages + arrays["value"]), None if reference is None else th.from_numpy(reference),
-                 th.from_numpy(np.flatnonzero(resolved)), SparseRows(arrays["inputs"]) if sparse else None)
+    return Batch(SparseRows(arrays["inputs"]) if sparse else th.tensor(arrays["inputs"]),
+                 th.tensor(arrays["mask"]), th.tensor(arrays["action"]), th.tensor(arrays["logprob"]),
+                 th.from_numpy(advantages), th.from_numpy(advantages + arrays["value"]),
+                 None if reference is None else th.tensor(reference), th.from_numpy(np.flatnonzero(resolved)))

@@ -10,7 +10,11 @@ The loop, top to bottom (CleanRL's shape, over the batched core):
 3. Repeat until ``decisions`` learner decisions: collect ``ppo.rollout_steps`` decisions at each of ``ppo.tables``
    tables, where each seat of a new table is the learner's or, with probability ``opponent_share``, a pool member's
    (:mod:`training.rollout`); estimate advantages along each seat's own trajectory (:mod:`training.advantages`); run
-   the clipped PPO update with the magnet's KL term (:mod:`training.ppo_update`, :mod:`training.magnet`).
+   the clipped PPO update with the magnet's KL term (:mod:`training.ppo_update`, :mod:`training.magnet`). The
+   update of a batch runs in a second thread while the next batch is collected, by a copy of the policy that the
+   update refreshes when it ends (so a batch is sampled by the policy of one update before the one it trains, which
+   the probability ratio accounts for): the network's work and the bots' and the core's use two cores at once, and
+   the run is the same whatever the threads' timing.
    Every ``snapshot_every`` decisions a frozen copy of the learner joins the pool and becomes the magnet (so the
    agent starts at the heuristic and is free to leave it); every ``eval_every`` decisions the learner is measured
    against each fixed member (:mod:`training.pool_eval`), which sets the pool's league weights, and a checkpoint is
@@ -32,6 +36,7 @@ import json
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +56,7 @@ from training.imitation import imitate
 from training.magnet import AgentMagnet, Magnet, PolicyMagnet
 from training.opponent_pool import OpponentPool, parse_opponents
 from training.pool_eval import PoolEvaluator
-from training.ppo_update import to_batch, update
+from training.ppo_update import Batch, to_batch, update
 from training.rollout import Rollout
 from training.stopwatch import Stopwatch
 
@@ -137,8 +142,10 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         log(f"imitation: {cfg.imitate:,} decisions of the {cfg.magnet}, "
             f"{progress.imitation['accuracy']:.1%} of its actions matched")
 
-    # 3. PPO
-    rollout = Rollout(game, p.tables, p.rollout_steps, policy, opponents=[m.agent for m in pool.members],
+    # 3. PPO: the rollout plays a copy of the policy (``acting``), so the update of one batch runs in a second
+    # thread while the next batch is collected (each batch is sampled by the policy of one update before)
+    acting = frozen_copy(policy)
+    rollout = Rollout(game, p.tables, p.rollout_steps, acting, opponents=[m.agent for m in pool.members],
                       weights=pool.weights() if pool.members else None, opponent_share=cfg.opponent_share,
                       magnet=magnet, reward_scale=p.reward_scale, sparse=True, seed=cfg.seed + (progress.updates << 32),
                       stopwatch=watch)
@@ -149,37 +156,52 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     next_snapshot = _next(progress.decisions, cfg.snapshot_every)
     next_eval = _next(progress.decisions, cfg.eval_every)
     unit = UNITS.get(game.name, "reward")
-    while progress.decisions < cfg.decisions and (deadline is None or time.perf_counter() < deadline):
-        rows = rollout.collect()
-        with watch("advantages and batch"):
-            arrays = rows.arrays()
-            adv, resolved = seat_gae(arrays["reward"], arrays["value"], arrays["done"], arrays["next"], p.gamma,
-                                     p.gae_lambda)
-            batch = to_batch(arrays, adv, resolved, True)
+
+    def timed_update(batch: Batch) -> dict[str, float]:
         with watch("PPO update"):
-            stats = update(policy, batch, settings, generator)
-        progress.decisions += rows.size - rollout.carried
-        progress.updates += 1
-        returns = rollout.take_returns()
-        progress.curve.append({"decisions": progress.decisions,
-                               "return": round(float(returns.mean()), 4) if returns.size else None,
-                               **{k: round(v, 5) for k, v in stats.items()}})
-        if progress.updates % PROGRESS_EVERY == 0:
-            rate = (progress.decisions - start) / (time.perf_counter() - wall0)
-            log(f"{progress.decisions:>12,} decisions: {rate:,.0f}/s, {progress.curve[-1]['return']} {unit}/episode "
-                "against the pool")
-        if next_snapshot and progress.decisions >= next_snapshot:
-            next_snapshot = _next(progress.decisions, cfg.snapshot_every)
-            name = f"self@{progress.decisions}"
-            save_policy(policy, out / "snapshots" / f"{name}.zip", game, {"snapshot_of": str(out)})
-            pool.add_snapshot(name, snapshot_agent(game, policy))
-            progress.snapshots = [m.name for m in pool.snapshots]
-            if magnet is not None:
-                magnet = rollout.magnet = PolicyMagnet(pool.snapshots[-1].agent.policy, name)
-            rollout.set_opponents([m.agent for m in pool.members], pool.weights())
-        if next_eval and progress.decisions >= next_eval and progress.decisions < cfg.decisions:
-            next_eval = _next(progress.decisions, cfg.eval_every)
-            evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
+            return update(policy, batch, settings, generator)
+
+    collected, running = progress.decisions, None
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ppo-update") as updater:
+        while True:
+            more = collected < cfg.decisions and (deadline is None or time.perf_counter() < deadline)
+            if more:
+                rows = rollout.collect()
+                with watch("advantages and batch"):
+                    arrays = rows.arrays()
+                    adv, resolved = seat_gae(arrays["reward"], arrays["value"], arrays["done"], arrays["next"],
+                                             p.gamma, p.gae_lambda)
+                    batch = to_batch(arrays, adv, resolved, True)
+                size, returns = rows.size - rollout.carried, rollout.take_returns()
+            if running is not None:  # the update in flight ends: what follows an update
+                stats, (done_size, done_returns) = running[0].result(), running[1]
+                running = None
+                progress.decisions += done_size
+                progress.updates += 1
+                progress.curve.append({"decisions": progress.decisions,
+                                       "return": round(float(done_returns.mean()), 4) if done_returns.size else None,
+                                       **{k: round(v, 5) for k, v in stats.items()}})
+                if progress.updates % PROGRESS_EVERY == 0:
+                    rate = (progress.decisions - start) / (time.perf_counter() - wall0)
+                    log(f"{progress.decisions:>12,} decisions: {rate:,.0f}/s, {progress.curve[-1]['return']} "
+                        f"{unit}/episode against the pool")
+                if next_snapshot and progress.decisions >= next_snapshot:
+                    next_snapshot = _next(progress.decisions, cfg.snapshot_every)
+                    name = f"self@{progress.decisions}"
+                    save_policy(policy, out / "snapshots" / f"{name}.zip", game, {"snapshot_of": str(out)})
+                    pool.add_snapshot(name, snapshot_agent(game, policy))
+                    progress.snapshots = [m.name for m in pool.snapshots]
+                    if magnet is not None:
+                        magnet = rollout.magnet = PolicyMagnet(pool.snapshots[-1].agent.policy, name)
+                    rollout.set_opponents([m.agent for m in pool.members], pool.weights())
+                if next_eval and progress.decisions >= next_eval and progress.decisions < cfg.decisions:
+                    next_eval = _next(progress.decisions, cfg.eval_every)
+                    evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
+                acting.load_state_dict(policy.state_dict())
+            if not more:
+                break
+            running = updater.submit(timed_update, batch), (size, returns)
+            collected += size
     train_wall, train_cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
 
