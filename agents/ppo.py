@@ -80,9 +80,12 @@ class SymlogFeatures(BaseFeaturesExtractor):
         x = observations if observations.layout == th.sparse_csr else observations.flatten(1)
         return th.sign(x) * th.log1p(th.abs(x))  # zero-preserving: a sparse matrix stays sparse
 
-    def layer(self, inputs: th.Tensor) -> th.Tensor:
-        """The layer on :meth:`inputs` (dense, or a sparse CSR matrix of them: the same numbers, fewer
-        multiplications): linear, then ReLU."""
+    def layer(self, inputs: th.Tensor | Any) -> th.Tensor:
+        """The layer on :meth:`inputs` (dense, a sparse CSR matrix of them, or a learner's minibatch of sparse rows
+        (:class:`training.sparse_rows.SparseMinibatch`): the same numbers, fewer multiplications): linear, then
+        ReLU."""
+        if not isinstance(inputs, th.Tensor):
+            return th.relu(inputs.times(self.linear))
         if inputs.layout == th.sparse_csr:
             return th.relu(th.addmm(self.linear.bias, inputs, self.linear.weight.t()))
         return th.relu(self.linear(inputs))

@@ -1,17 +1,20 @@
 """Learner throughput: learner decisions per second of ``cardgym train`` (:mod:`training.train`) on a recipe, where
 its time goes, and SB3's MaskablePPO on the batched vector env in the same run.
 
-    python -m benchmarks.learner_throughput --recipe recipes/tripoli.toml --updates 6 --threads 1 2
+    python -m benchmarks.learner_throughput --recipe recipes/tripoli.toml --updates 6
 
-For each thread count: one small warm-up run (loads the compiled kernels), then the recipe's training for
-``--updates`` updates of ``tables x rollout_steps`` decisions, with no imitation, periodic evaluation or closing table
-(their time is not the learner's), timed in wall-clock and in CPU seconds of this process (``time.process_time``:
-every thread), with the trainer's own sections (observation, the pool's inference at its seats, policy inference, the
-magnet's reference, core step, bookkeeping, advantages and batch, PPO update). Then MaskablePPO on the batched vector
-env against the heuristic, one learner seat per table (the anchor: SB3's own loop). The machine's load average is
-recorded with the result: on a shared machine the wall-clock numbers fall with it, and more than one torch thread
-needs ``OMP_WAIT_POLICY=PASSIVE`` (recorded too): OpenMP's threads otherwise spin while they wait for one another,
-and on a busy machine that costs several times the work.
+For each torch thread count (``--threads``, default 1: the update already runs in a thread of its own beside the
+collection, so one torch thread keeps two cores busy): one small warm-up run (loads the compiled kernels), then the
+recipe's training for ``--updates`` updates of ``tables x rollout_steps`` decisions, with no imitation, periodic
+evaluation or closing table (their time is not the learner's), timed in wall-clock and in CPU seconds of this process
+(``time.process_time``: every thread), with the trainer's own sections (observation, the pool's inference at its
+seats, policy inference, the magnet's reference, core step, bookkeeping, advantages and batch, PPO update), each in
+CPU seconds of the thread that runs it (so the update's, beside the collection's, shows what bounds the wall clock:
+the larger of the two). Then MaskablePPO on the batched vector env against the heuristic, one learner seat per table
+(the anchor: SB3's own loop). The machine's load average is recorded with the result: on a shared machine the
+wall-clock numbers fall with it, and more than one torch thread needs ``OMP_WAIT_POLICY=PASSIVE`` (recorded too):
+OpenMP's threads otherwise spin while they wait for one another, and on a busy machine that costs several times the
+work.
 Writes ``learner_throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
 """
 
@@ -56,6 +59,8 @@ def measure_learner(cfg: TrainConfig) -> dict[str, Any]:
             "cpu_seconds": result["train_cpu_seconds"], "decisions_per_second": round(n / result["train_seconds"]),
             "decisions_per_cpu_second": round(n / result["train_cpu_seconds"]),
             "update_alone_decisions_per_cpu_second": round(n / sections["PPO update"]["cpu_seconds"]),
+            "collection_cpu_us_per_decision": round(1e6 * (cpu - sections["PPO update"]["cpu_seconds"]) / n, 2),
+            "update_cpu_us_per_decision": round(1e6 * sections["PPO update"]["cpu_seconds"] / n, 2),
             "sections": shares}
 
 
@@ -101,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--recipe", default="recipes/tripoli.toml", help="the recipe timed (default recipes/tripoli.toml)")
     p.add_argument("--updates", type=int, default=6, help="updates timed (after a warm-up run)")
-    p.add_argument("--threads", type=int, nargs="+", default=[1, 2], help="torch thread counts to time")
+    p.add_argument("--threads", type=int, nargs="+", default=[1], help="torch thread counts to time")
     p.add_argument("--sb3-tables", type=int, default=256, help="tables of the SB3 anchor (train_throughput's)")
     p.add_argument("--sb3-steps", type=int, default=8192, help="learner decisions of the SB3 anchor")
     p.add_argument("--seed", type=int, default=0)
@@ -118,7 +123,8 @@ def main(argv: list[str] | None = None) -> None:
     for label, r in result["learner"].items():
         print(f"  cardgym train, {label.replace('_', ' ')}: {r['decisions_per_second']:>7,} learner decisions/s "
               f"wall, {r['decisions_per_cpu_second']:>7,} per CPU second; the update alone "
-              f"{r['update_alone_decisions_per_cpu_second']:,} per CPU second")
+              f"{r['update_alone_decisions_per_cpu_second']:,} per CPU second; side by side: collection "
+              f"{r['collection_cpu_us_per_decision']:.0f} us/decision, update {r['update_cpu_us_per_decision']:.0f}")
         for name, s in r["sections"].items():
             us = f"{s['cpu_us_per_decision']:7.1f} us/decision" if "cpu_us_per_decision" in s else ""
             print(f"      {name:<22} {100 * s['cpu_share']:5.1f}% of CPU  {us}")

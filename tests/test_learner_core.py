@@ -252,7 +252,15 @@ def test_sparse_rows_give_the_dense_rows_and_the_same_input_layer():
     np.testing.assert_array_equal(inputs(policy, SparseRows(obs).matrix()).to_dense().numpy(), dense)
     rows = np.random.default_rng(0).permutation(256)[:100]
     sparse = SparseRows(dense).take(rows)
-    np.testing.assert_array_equal(sparse.to_dense().numpy(), dense[rows])
+    np.testing.assert_array_equal(sparse.matrix.to_dense().numpy(), dense[rows])
+    np.testing.assert_array_equal(sparse.transposed.to_dense().numpy(), dense[rows].T)
     layer = policy.features_extractor.layer
-    np.testing.assert_allclose(layer(sparse).detach().numpy(), layer(th.from_numpy(dense[rows])).detach().numpy(),
-                               rtol=1e-5, atol=1e-5)
+    grads = []
+    for x in (sparse, th.from_numpy(dense[rows])):
+        policy.zero_grad()
+        out = layer(x)
+        (out ** 2).sum().backward()  # the minibatch's own backward gives the dense layer's gradients
+        grads.append((out.detach().numpy(), policy.features_extractor.linear.weight.grad.numpy().copy(),
+                      policy.features_extractor.linear.bias.grad.numpy().copy()))
+    for got, want in zip(*grads, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)

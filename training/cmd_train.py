@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> None:
         return
     with needs_extra("training"):
         from training.train import train
-    result = train(cfg)
+    result = train(cfg, log=lambda line: print(line, flush=True))  # progress shows in a log file as it comes
     print()
     print(result["table"])
     print(f"{result['decisions']:,} learner decisions ({result['decisions_per_second']:,} /s); model "

@@ -62,7 +62,8 @@ class PPOConfig:
     net_arch: tuple[int, ...] = (128,)
     """Hidden layers of each head."""
     threads: int = 1
-    """Torch threads (more than 1 on a busy machine only with ``OMP_WAIT_POLICY=PASSIVE``: waiting threads spin)."""
+    """Torch threads of the network's work (the update runs beside the collection, so 1 already keeps two cores busy;
+    more than 1 on a busy machine only with ``OMP_WAIT_POLICY=PASSIVE``: waiting threads spin)."""
 
 
 @dataclasses.dataclass

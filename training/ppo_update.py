@@ -18,7 +18,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from training.actor_critic import logits_and_values, mask_logits
 from training.config import PPOConfig
 from training.magnet import magnet_kl
-from training.sparse_rows import SparseRows
+from training.sparse_rows import SparseMinibatch, SparseRows
 
 
 @dataclasses.dataclass
@@ -26,9 +26,9 @@ class Batch:
     """Learner decisions with their advantages, and the rows to train on. A batch owns its numbers (copies of a
     rollout's rows, :func:`to_batch`), so the rollout may collect again while an update trains on it."""
 
-    inputs: th.Tensor | SparseRows
+    inputs: th.Tensor | SparseRows | SparseMinibatch
     """The policy's inputs (:func:`training.actor_critic.inputs` of the observations): dense rows, or their non-zero
-    entries, from which a minibatch's inputs are a sparse matrix (:mod:`training.sparse_rows`)."""
+    entries, from which a minibatch's inputs are a sparse matrix and its transpose (:mod:`training.sparse_rows`)."""
     mask: th.Tensor
     action: th.Tensor
     logprob: th.Tensor

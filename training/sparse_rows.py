@@ -5,6 +5,10 @@ the dense cost.
 
 :class:`SparseRows` finds the non-zero entries of a batch's inputs once (compiled code), and builds the CSR matrix of
 any minibatch of its rows from them (compiled code again), so no minibatch scans its dense rows.
+
+A minibatch (:class:`SparseMinibatch`) keeps its rows' CSR matrix and the matrix's transpose, built together in
+compiled code, so the input layer's backward pass multiplies the transpose by the gradient directly
+(:class:`SparseLinear`) instead of torch converting the matrix on every backward.
 """
 
 from __future__ import annotations
@@ -34,13 +38,46 @@ class SparseRows:
         """All the rows as a sparse CSR tensor."""
         return _csr(self.offsets, self.columns, self.values, (self.offsets.size - 1, self.width))
 
-    def take(self, rows: np.ndarray) -> th.Tensor:
-        """The rows ``rows`` (in that order) as a ``(len(rows), D)`` sparse CSR tensor."""
+    def take(self, rows: np.ndarray) -> SparseMinibatch:
+        """The rows ``rows`` (in that order) as a :class:`SparseMinibatch`."""
         crow = np.zeros(rows.size + 1, np.int64)
         total = int((self.offsets[rows + 1] - self.offsets[rows]).sum())
         columns, values = np.zeros(total, np.int64), np.zeros(total, np.float32)
         _take(self.offsets, self.columns, self.values, rows.astype(np.int64, copy=False), crow, columns, values)
-        return _csr(crow, columns, values, (rows.size, self.width))
+        t_crow, t_columns, t_values = np.zeros(self.width + 1, np.int64), np.zeros(total, np.int64), \
+            np.zeros(total, np.float32)
+        _transpose(crow, columns, values, t_crow, t_columns, t_values)
+        return SparseMinibatch(_csr(crow, columns, values, (rows.size, self.width)),
+                               _csr(t_crow, t_columns, t_values, (self.width, rows.size)))
+
+
+class SparseMinibatch:
+    """A minibatch's inputs as a sparse CSR matrix and its transpose (``matrix``, ``transposed``)."""
+
+    def __init__(self, matrix: th.Tensor, transposed: th.Tensor) -> None:
+        self.matrix, self.transposed = matrix, transposed
+
+    def __len__(self) -> int:
+        return int(self.matrix.shape[0])
+
+    def times(self, layer: th.nn.Linear) -> th.Tensor:
+        """``layer`` applied to the rows (``x @ W.T + b``), differentiable in the layer's weight and bias."""
+        return SparseLinear.apply(self.matrix, self.transposed, layer.weight, layer.bias)
+
+
+class SparseLinear(th.autograd.Function):
+    """``x @ W.T + b`` for a sparse CSR ``x`` given with its transpose ``xt``; the backward pass gives the weight's
+    gradient as ``(xt @ grad).T`` and the bias's as the gradient's column sums (``x`` takes no gradient)."""
+
+    @staticmethod
+    def forward(ctx, x: th.Tensor, xt: th.Tensor, weight: th.Tensor, bias: th.Tensor) -> th.Tensor:
+        ctx.save_for_backward(xt)
+        return th.addmm(bias, x, weight.t())
+
+    @staticmethod
+    def backward(ctx, grad: th.Tensor) -> tuple[None, None, th.Tensor, th.Tensor]:
+        (xt,) = ctx.saved_tensors
+        return None, None, (xt @ grad).t(), grad.sum(0)
 
 
 def _csr(crow: np.ndarray, columns: np.ndarray, values: np.ndarray, size: tuple[int, int]) -> th.Tensor:
@@ -82,3 +119,18 @@ def _take(offsets, columns, values, rows, crow, out_columns, out_values):
             out_values[k] = values[p]
             k += 1
         crow[r + 1] = k
+
+
+@numba.njit(cache=True)
+def _transpose(crow, columns, values, t_crow, t_columns, t_values):
+    for p in range(columns.shape[0]):
+        t_crow[columns[p] + 1] += 1
+    for c in range(t_crow.shape[0] - 1):
+        t_crow[c + 1] += t_crow[c]
+    fill = t_crow[:-1].copy()
+    for r in range(crow.shape[0] - 1):
+        for p in range(crow[r], crow[r + 1]):
+            c = columns[p]
+            t_columns[fill[c]] = r
+            t_values[fill[c]] = values[p]
+            fill[c] += 1

@@ -153,6 +153,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     evaluator = PoolEvaluator(game, pool, cfg.eval_deals, cfg.seed) if pool.fixed else None
     generator = th.Generator().manual_seed(cfg.seed + 1 + progress.updates)
     start, deadline = progress.decisions, wall0 + cfg.minutes * 60 if cfg.minutes else None
+    loop0 = time.perf_counter()  # progress lines give the rate of the PPO phase (imitation excluded)
     next_snapshot = _next(progress.decisions, cfg.snapshot_every)
     next_eval = _next(progress.decisions, cfg.eval_every)
     unit = UNITS.get(game.name, "reward")
@@ -182,7 +183,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                                        "return": round(float(done_returns.mean()), 4) if done_returns.size else None,
                                        **{k: round(v, 5) for k, v in stats.items()}})
                 if progress.updates % PROGRESS_EVERY == 0:
-                    rate = (progress.decisions - start) / (time.perf_counter() - wall0)
+                    rate = (progress.decisions - start) / (time.perf_counter() - loop0)
                     log(f"{progress.decisions:>12,} decisions: {rate:,.0f}/s, {progress.curve[-1]['return']} "
                         f"{unit}/episode against the pool")
                 if next_snapshot and progress.decisions >= next_snapshot:
