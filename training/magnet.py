@@ -6,34 +6,20 @@ fixed agent's play (:class:`AgentMagnet`: the heuristic's action with probabilit
 other legal actions, so the KL stays finite when the policy leaves the heuristic) and may be replaced by a frozen
 snapshot of the learner (:class:`PolicyMagnet`), so the agent starts where the heuristic is and is free to leave it.
 
-A magnet gives the reference's log-probabilities of a batch of decisions (:meth:`Magnet.log_probs`); the rollout asks
-once per learner decision, when it is made, and stores them with the decision, so a minibatch never recomputes the
-reference.
+An agent magnet's reference needs the acting seat's observation: the rollout records it once per learner decision,
+when it is made (:meth:`AgentMagnet.log_probs`). A policy magnet is a snapshot of the learner, so it takes the
+learner's own inputs: its reference is computed for a whole batch at once, in the update's thread
+(:meth:`PolicyMagnet.log_probs`). Either way a minibatch never recomputes the reference.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
-
 import numpy as np
 import torch as th
 
-from agents.ppo import policy_input
 from envs.core.agent import Agent, call_agent
-from training.actor_critic import ILLEGAL, inputs, logits_and_values, masked_log_probs
-
-
-class Magnet(Protocol):
-    """A reference policy's action distribution."""
-
-    name: str
-    """What the reference is, for results (``heuristic``, ``snapshot@<decisions>``)."""
-
-    def log_probs(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """``(B, num_actions) float32`` log-probabilities of the reference in each row (``obs``: the acting seat's
-        observations, ``mask``: its legal actions); about :data:`~training.actor_critic.ILLEGAL` off the legal
-        actions."""
-        ...
+from training.actor_critic import ILLEGAL, logits_and_values, masked_log_probs
+from training.sparse_rows import SparseRows
 
 
 class AgentMagnet:
@@ -47,6 +33,8 @@ class AgentMagnet:
         self.name = getattr(agent, "name", type(agent).__name__)
 
     def log_probs(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``(B, num_actions) float32`` log-probabilities in each row (``obs``: the acting seat's observations,
+        ``mask``: its legal actions); about :data:`~training.actor_critic.ILLEGAL` off the legal actions."""
         chosen = np.asarray(call_agent(self.agent, obs, mask, rng), dtype=np.int64)
         rows = np.arange(len(chosen))
         others = mask.sum(axis=1) - 1
@@ -57,16 +45,18 @@ class AgentMagnet:
 
 
 class PolicyMagnet:
-    """A frozen copy of a policy (the learner's at some point): its masked softmax."""
+    """A frozen copy of the learner's policy (a snapshot): its masked softmax over the learner's own inputs."""
 
     def __init__(self, policy: th.nn.Module, name: str) -> None:
         self.policy, self.name = policy, name
 
-    def log_probs(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def log_probs(self, x: th.Tensor | SparseRows, mask: th.Tensor) -> th.Tensor:
+        """``(B, num_actions)`` log-probabilities of the snapshot for the learner's inputs ``x``
+        (:func:`~training.actor_critic.inputs` of the observations with the advice: the snapshot has the learner's
+        shape and advisor, so they are its inputs too; dense, or the rows of a batch) and legal actions ``mask``."""
         with th.inference_mode():
-            x = inputs(self.policy, th.from_numpy(policy_input(self.policy, obs, mask)))
-            logits, _ = logits_and_values(self.policy, x)
-            return masked_log_probs(logits, th.from_numpy(mask)).numpy()
+            logits, _ = logits_and_values(self.policy, x.matrix() if isinstance(x, SparseRows) else x)
+            return masked_log_probs(logits, mask)
 
 
 def magnet_kl(probs: th.Tensor, log_probs: th.Tensor, reference: th.Tensor, mask: th.Tensor) -> th.Tensor:

@@ -11,7 +11,7 @@ from the rollout's seed), so every table acts at every step.
 
 Every learner decision becomes one row of :class:`Decisions`: the policy's input (the scaled observation), legal
 mask, action, its log-probability
-and the value the policy gave, the magnet's log-probabilities (:mod:`training.magnet`) if there is one, and its
+and the value the policy gave, an agent magnet's log-probabilities (:mod:`training.magnet`) if there is one, and its
 place in its seat's trajectory: ``reward`` (the seat's own chips, times ``reward_scale``, from this decision to its
 next or to the end of the episode; the chips moved before a seat's first decision, such as the ante, go to that
 decision), ``next`` and ``done`` (:mod:`training.advantages`). A decision whose successor is not known when a
@@ -33,7 +33,7 @@ from envs.core.agent import Agent, call_agent, check_agent, wants_seat_view
 from envs.core.game import BatchedGame
 from envs.core.rng import hash_u64
 from training.actor_critic import inputs, logits_and_values, masked_log_probs, sample
-from training.magnet import Magnet
+from training.magnet import AgentMagnet
 from training.sparse_rows import SparseRows
 from training.stopwatch import Stopwatch
 
@@ -95,14 +95,14 @@ class Decisions:
 
 class Rollout:
     """``num_tables`` tables of ``game`` with learner seats sampled from ``policy`` (module docstring), ``steps``
-    decisions per table in each :meth:`collect`. ``magnet``: the reference whose log-probabilities each decision
-    records (``None``: none; it may be replaced between collections, not added). ``sparse``: the policy acts on
+    decisions per table in each :meth:`collect`. ``magnet``: the agent magnet whose log-probabilities each decision
+    records (``None``: none; :meth:`drop_magnet` stops it between collections). ``sparse``: the policy acts on
     sparse rows of the observations (:mod:`training.sparse_rows`). ``seed`` draws the tables' seeds, the seating and
     the policy's samples."""
 
     def __init__(self, game: BatchedGame, num_tables: int, steps: int, policy: MaskableActorCriticPolicy, *,
                  opponents: Sequence[Agent] = (), weights: Sequence[float] | None = None,
-                 opponent_share: float = 0.0, magnet: Magnet | None = None,
+                 opponent_share: float = 0.0, magnet: AgentMagnet | None = None,
                  reward_scale: float = 1.0, sparse: bool = False, seed: int = 0,
                  stopwatch: Stopwatch | None = None) -> None:
         if not 0.0 <= opponent_share <= 1.0 or (opponent_share > 0 and not opponents):
@@ -166,6 +166,11 @@ class Rollout:
             self.agent_of[seated] = where[self.agent_of[seated]]
         self.opponents = agents
         self.weights = np.asarray(w) / sum(w) if w else np.zeros(0)
+
+    def drop_magnet(self) -> None:
+        """Record no magnet's log-probabilities from now on (the learner's magnet has become a policy, whose
+        reference is computed for each batch from the learner's inputs: :class:`training.magnet.PolicyMagnet`)."""
+        self.magnet = self.rows.reference = None
 
     # ----- tables ------------------------------------------------------------------------------------------------
     def _table_seeds(self, k: int) -> np.ndarray:

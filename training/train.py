@@ -53,7 +53,7 @@ from training.closing import closing_fields, closing_table, plot_curve
 from training.config import TrainConfig
 from training.evaluate import UNITS, fields_table
 from training.imitation import imitate
-from training.magnet import AgentMagnet, Magnet, PolicyMagnet
+from training.magnet import AgentMagnet, PolicyMagnet
 from training.opponent_pool import OpponentPool, parse_opponents
 from training.pool_eval import PoolEvaluator
 from training.ppo_update import Batch, to_batch, update
@@ -129,7 +129,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     out.mkdir(parents=True, exist_ok=True)
 
     # 2. imitation of the magnet agent
-    magnet: Magnet | None = None
+    magnet: AgentMagnet | PolicyMagnet | None = None
     if cfg.magnet and p.magnet_coef > 0:
         magnet = AgentMagnet(make_agent(cfg.magnet, game), p.magnet_stay)
         if pool.snapshots:
@@ -147,8 +147,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     acting = frozen_copy(policy)
     rollout = Rollout(game, p.tables, p.rollout_steps, acting, opponents=[m.agent for m in pool.members],
                       weights=pool.weights() if pool.members else None, opponent_share=cfg.opponent_share,
-                      magnet=magnet, reward_scale=p.reward_scale, sparse=True, seed=cfg.seed + (progress.updates << 32),
-                      stopwatch=watch)
+                      magnet=magnet if isinstance(magnet, AgentMagnet) else None, reward_scale=p.reward_scale,
+                      sparse=True, seed=cfg.seed + (progress.updates << 32), stopwatch=watch)
     settings = p if magnet else dataclasses.replace(p, magnet_coef=0.0)
     evaluator = PoolEvaluator(game, pool, cfg.eval_deals, cfg.seed) if pool.fixed else None
     generator = th.Generator().manual_seed(cfg.seed + 1 + progress.updates)
@@ -158,7 +158,10 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     next_eval = _next(progress.decisions, cfg.eval_every)
     unit = UNITS.get(game.name, "reward")
 
-    def timed_update(batch: Batch) -> dict[str, float]:
+    def timed_update(batch: Batch, magnet: AgentMagnet | PolicyMagnet | None) -> dict[str, float]:
+        if isinstance(magnet, PolicyMagnet):
+            with watch("snapshot magnet"):
+                batch.reference = magnet.log_probs(batch.inputs, batch.mask)
         with watch("PPO update"):
             return update(policy, batch, settings, generator)
 
@@ -193,7 +196,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                     pool.add_snapshot(name, snapshot_agent(game, policy))
                     progress.snapshots = [m.name for m in pool.snapshots]
                     if magnet is not None:
-                        magnet = rollout.magnet = PolicyMagnet(pool.snapshots[-1].agent.policy, name)
+                        magnet = PolicyMagnet(pool.snapshots[-1].agent.policy, name)
+                        rollout.drop_magnet()
                     rollout.set_opponents([m.agent for m in pool.members], pool.weights())
                 if next_eval and progress.decisions >= next_eval and progress.decisions < cfg.decisions:
                     next_eval = _next(progress.decisions, cfg.eval_every)
@@ -201,7 +205,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                 acting.load_state_dict(policy.state_dict())
             if not more:
                 break
-            running = updater.submit(timed_update, batch), (size, returns)
+            running = updater.submit(timed_update, batch, magnet), (size, returns)
             collected += size
     train_wall, train_cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
