@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.together import SameClassTogether
 from envs.core.agent import AgentBase
 from envs.flipflop.core import FlipFlopGame
 from envs.flipflop.policy import FlipFlopPolicy, decide_rows, drop_rows, rollout_tables
 from envs.flipflop.state import FlipFlopState
 
 
-class FlipFlopHeuristic(AgentBase):
+class FlipFlopHeuristic(SameClassTogether, AgentBase):
     """Builds and lays spreads, discards high loose cards and drops on a low total (see the module docstring). The
     decision is compiled (:func:`envs.flipflop.policy.decide`); a style changes only the class attributes below."""
 

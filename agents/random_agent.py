@@ -17,3 +17,11 @@ class RandomAgent(AgentBase):
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return sample_legal(mask, rng)
+
+    def together_key(self) -> str:
+        """Every random player plays alike (:mod:`agents.together`)."""
+        return "random"
+
+    def act_together(self, players: list[RandomAgent], which: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        return sample_legal(mask, rng)

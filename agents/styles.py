@@ -32,11 +32,14 @@ heuristics of fixed parameters.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import numpy as np
 
 from agents.flipflop_heuristic import FlipFlopHeuristic
 from agents.tripoli_bots import TripoliLongSuit, TripoliLowLead
 from agents.tripoli_heuristic import TripoliHeuristic
+from agents.together import together_key
 from agents.zoo import bot_class, bot_names
 from envs.core.agent import Agent, AgentBase
 from envs.core.checks import check_probability
@@ -115,6 +118,19 @@ class Careless(AgentBase):
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         actions = np.asarray(self.base.act(obs, mask, rng))
         careless = rng.random(len(actions)) < self.epsilon
+        return np.where(careless, sample_legal(mask, rng), actions)
+
+    def together_key(self) -> Hashable | None:
+        """Careless players whose bases play together play together (:mod:`agents.together`)."""
+        base = together_key(self.base)
+        return None if base is None else ("careless", type(self).act, base)
+
+    def act_together(self, players: list[Careless], which: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """Each row's player's base's action, replaced by a random legal one at that player's share of rows."""
+        bases = [p.base for p in players]
+        actions = np.asarray(bases[0].act_together(bases, which, obs, mask, rng))
+        careless = rng.random(len(actions)) < np.asarray([p.epsilon for p in players])[which]
         return np.where(careless, sample_legal(mask, rng), actions)
 
 

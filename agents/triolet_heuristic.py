@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from agents.together import SameClassTogether
 from envs.core.agent import AgentBase
 from envs.triolet.actions import (
     MAX_COPIES,
@@ -80,7 +81,7 @@ def swap_gains(obs: np.ndarray, faceup_value: np.ndarray = RANK_VALUE) -> np.nda
     return np.where((hand >= 0) & (up >= 0), value[hand % 13] - value[up % 13], -1_000)
 
 
-class TrioletHeuristic(AgentBase):
+class TrioletHeuristic(SameClassTogether, AgentBase):
     """Sheds low cards first and keeps the 2s, 7s and 10s until needed (see the module docstring)."""
 
     name = "heuristic"

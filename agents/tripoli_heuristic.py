@@ -31,6 +31,8 @@ Forced decisions (one legal action, e.g. ``continue run`` with ``auto_forced=Fal
 
 from __future__ import annotations
 
+import copy
+import inspect
 from dataclasses import dataclass
 
 import numpy as np
@@ -148,11 +150,34 @@ class TripoliHeuristic(AgentBase):
     handover_malus = 1.0
     """Michigan lead score lost when the card after its block is known to be in another player's hand."""
 
+    TUNABLE = ("swap_below", "bet_above", "raise_above", "call_margin", "hopeless_below", "bet_scale", "spare_price",
+               "spare_worth", "suit_price_extra")
+    """The parameters the zoo's betting styles and the style family change (:mod:`agents.tripoli_bots`,
+    :mod:`agents.styles`): players that differ only in these play together (:meth:`act_together`)."""
+    DECISIONS = ("_spare", "_auction", "_name_suit", "_select", "_bet", "_lead")
+    """Its decision methods, in the order :meth:`act` tries them."""
+
     def __init__(self, game: TripoliGame) -> None:
         super().__init__(game)
         cfg = game.config
         self.acts = TripoliActions(cfg.max_bid, cfg.bet_limit)
         self.pays_in_play = cfg.pays_in_play
+
+    def together_key(self) -> tuple:
+        """Players with equal keys differ at most in :data:`TUNABLE` (the same code, game and other parameters), so
+        :meth:`act_together` can play them in one call (:mod:`agents.together`)."""
+        cls = type(self)
+        code = tuple((name, getattr(cls, name)) for name in dir(cls) if inspect.isfunction(getattr(cls, name)))
+        numbers = tuple((name, getattr(cls, name)) for name in dir(cls) if name not in (*self.TUNABLE, "version")
+                        and isinstance(getattr(cls, name), int | float))
+        return "tripoli-heuristic", id(self.game), code, numbers
+
+    def act_together(self, players: list[TripoliHeuristic], which: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """``players[which[b]]``'s action in each row ``b`` (players of this one's :meth:`together_key`): one pass
+        of this player's code with each :data:`TUNABLE` parameter a column of the rows' players' values."""
+        tuned = {name: np.asarray([getattr(p, name) for p in players])[which] for name in self.TUNABLE}
+        return self._decide(obs, mask, tuned)
 
     # ----- reading the observation -------------------------------------------------------------------------------
     @staticmethod
@@ -165,21 +190,29 @@ class TripoliHeuristic(AgentBase):
 
     # ----- decisions ---------------------------------------------------------------------------------------------
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return self._decide(obs, mask, None)
+
+    def _decide(self, obs: np.ndarray, mask: np.ndarray, tuned: dict[str, np.ndarray] | None) -> np.ndarray:
+        """The actions of every row; ``tuned``: per-row values of :data:`TUNABLE` parameters instead of its own."""
         a = self.acts
         mask = np.asarray(mask, dtype=bool)
         actions = np.argmax(mask, axis=1).astype(np.int64)  # forced or unforeseen: the first legal action
         groups = (
-            (mask[:, KEEP] | mask[:, SWAP] | mask[:, AUCTION], self._spare),
-            (mask[:, PASS], self._auction),
-            (mask[:, a.name_suit : a.name_suit + 4].any(axis=1), self._name_suit),
-            (mask[:, a.select : a.select + 52].any(axis=1), self._select),
-            (mask[:, a.fold] | mask[:, a.check], self._bet),
-            (mask[:, a.lead : a.lead + 4].any(axis=1), self._lead),
+            mask[:, KEEP] | mask[:, SWAP] | mask[:, AUCTION],
+            mask[:, PASS],
+            mask[:, a.name_suit : a.name_suit + 4].any(axis=1),
+            mask[:, a.select : a.select + 52].any(axis=1),
+            mask[:, a.fold] | mask[:, a.check],
+            mask[:, a.lead : a.lead + 4].any(axis=1),
         )
-        for rows_mask, decide in groups:
+        for rows_mask, decision in zip(groups, self.DECISIONS, strict=True):
             rows = np.flatnonzero(rows_mask & (mask.sum(axis=1) > 1))
             if rows.size:
-                actions[rows] = decide(obs[rows], mask[rows])
+                player = self
+                if tuned is not None:  # a copy of this player whose parameters are these rows' columns
+                    player = copy.copy(self)
+                    player.__dict__.update({name: values[rows] for name, values in tuned.items()})
+                actions[rows] = getattr(player, decision)(obs[rows], mask[rows])
         return actions
 
     def _spare(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:

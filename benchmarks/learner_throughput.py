@@ -1,12 +1,13 @@
 """Learner throughput: learner decisions per second of ``cardgym train`` (:mod:`training.train`) on a recipe, where
 its time goes, and SB3's MaskablePPO on the batched vector env in the same run.
 
-    python -m benchmarks.learner_throughput --recipe recipes/tripoli.toml --updates 6
+    python -m benchmarks.learner_throughput --recipe recipes/tripoli.toml
 
 For each torch thread count (``--threads``, default 1: the update already runs in a thread of its own beside the
 collection, so one torch thread keeps two cores busy): one small warm-up run (loads the compiled kernels), then the
 recipe's training for ``--updates`` updates of ``tables x rollout_steps`` decisions, with no imitation, periodic
-evaluation or closing table (their time is not the learner's), timed in wall-clock and in CPU seconds of this process
+evaluation or closing table (their time is not the learner's) and a snapshot after every update (so from the second
+update on the pool holds snapshots of the learner and the magnet is one, as in most of a real run), timed in wall-clock and in CPU seconds of this process
 (``time.process_time``: every thread), with the trainer's own sections (observation, the pool's inference at its
 seats, policy inference, the magnet's reference, core step, bookkeeping, advantages and batch, PPO update), each in
 CPU seconds of the thread that runs it (so the update's, beside the collection's, shows what bounds the wall clock:
@@ -94,8 +95,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset: OpenMP's default)"), "learner": {},
     }
     for threads in args.threads:
-        budget = args.updates * recipe.ppo.tables * recipe.ppo.rollout_steps
-        cfg = dataclasses.replace(recipe, **QUIET, decisions=budget,
+        batch = recipe.ppo.tables * recipe.ppo.rollout_steps
+        budget = args.updates * batch
+        cfg = dataclasses.replace(recipe, **QUIET, decisions=budget, snapshot_every=batch if recipe.snapshot_every else 0,
                                   out=str(results_dir(False) / "learner_throughput_run"), seed=args.seed,
                                   ppo=dataclasses.replace(recipe.ppo, threads=threads))
         result["learner"][f"{threads}_threads"] = measure_learner(cfg)
@@ -108,7 +110,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--recipe", default="recipes/tripoli.toml", help="the recipe timed (default recipes/tripoli.toml)")
-    p.add_argument("--updates", type=int, default=6, help="updates timed (after a warm-up run)")
+    p.add_argument("--updates", type=int, default=10, help="updates timed (after a warm-up run)")
     p.add_argument("--threads", type=int, nargs="+", default=[1], help="torch thread counts to time")
     p.add_argument("--sb3-tables", type=int, default=256, help="tables of the SB3 anchor (train_throughput's)")
     p.add_argument("--sb3-steps", type=int, default=8192, help="learner decisions of the SB3 anchor")

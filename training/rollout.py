@@ -29,7 +29,8 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents.ppo import policy_input
-from envs.core.agent import Agent, call_agent, check_agent, wants_seat_view
+from agents.together import act_each, groups_of
+from envs.core.agent import Agent, check_agent, wants_seat_view
 from envs.core.game import BatchedGame
 from envs.core.rng import hash_u64
 from training.actor_critic import inputs, logits_and_values, masked_log_probs, sample
@@ -165,6 +166,8 @@ class Rollout:
                 where[k] = found
             self.agent_of[seated] = where[self.agent_of[seated]]
         self.opponents = agents
+        self.groups = groups_of(agents)
+        """The opponents that play together (:mod:`agents.together`): one call per group at each step."""
         self.weights = np.asarray(w) / sum(w) if w else np.zeros(0)
 
     def drop_magnet(self) -> None:
@@ -227,9 +230,7 @@ class Rollout:
             with watch("opponent inference"):
                 theirs = np.flatnonzero(~learning)
                 who = self.agent_of[theirs, seats[theirs]]
-                for k in np.unique(who).tolist():
-                    sel = theirs[who == k]
-                    actions[sel] = call_agent(self.opponents[k], obs[sel], mask[sel], self.rng)
+                actions[theirs] = act_each(self.opponents, self.groups, who, obs[theirs], mask[theirs], self.rng)
                 obs = obs[mine]
         end = start + mine.size
         if mine.size:
