@@ -412,19 +412,40 @@ class PPOAgent(AgentBase):
     def logits(self, obs: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """``(B, num_actions)`` action logits of the policy before masking (``mask``: the legal actions, which a
         policy with an advisor needs)."""
-        p = self.policy
-        if getattr(p, "advisor", None) is not None:
+        if getattr(self.policy, "advisor", None) is not None:
             if mask is None:
                 raise ValueError("a policy with an advisor needs the legal actions (mask) to choose")
-            obs = policy_input(p, np.asarray(obs, np.float32), np.asarray(mask, bool))
+            obs = policy_input(self.policy, np.asarray(obs, np.float32), np.asarray(mask, bool))
+        return self._logits_of(obs)
+
+    def _logits_of(self, x: np.ndarray) -> np.ndarray:
+        """The logits for the policy's inputs ``x`` (:func:`policy_input`)."""
+        p = self.policy
         with th.no_grad():
-            x = th.as_tensor(obs, dtype=th.float32)
-            features = p.extract_features(x, p.pi_features_extractor)
+            features = p.extract_features(th.as_tensor(x, dtype=th.float32), p.pi_features_extractor)
             return p.action_net(p.mlp_extractor.forward_actor(features)).numpy()
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        scores = self.logits(obs, mask)
+        return self._choose(self.logits(obs, mask), mask, rng)
+
+    def _choose(self, scores: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         if not self.deterministic:
             scores = scores + rng.gumbel(size=scores.shape).astype(np.float32)  # Gumbel-max: a softmax sample
         scores[~mask.astype(bool)] = -np.inf
         return scores.argmax(axis=1).astype(np.int64)
+
+    def together_key(self) -> tuple:
+        """PPO players with the same advisor (a zoo bot, named in the model file) and the same way of choosing play
+        together (:mod:`agents.together`): the advice is asked once for all their rows."""
+        advisor = getattr(self.policy, "advisor", None)
+        return "ppo", id(self.game), advisor and advisor.name, self.deterministic
+
+    def act_together(self, players: list[PPOAgent], which: np.ndarray, obs: np.ndarray, mask: np.ndarray,
+                     rng: np.random.Generator) -> np.ndarray:
+        """Each row's player's action: the advice for every row at once, then each player's network on its rows."""
+        x = policy_input(self.policy, np.asarray(obs, np.float32), np.asarray(mask, bool))
+        scores = np.empty((len(obs), self.game.num_actions), np.float32)
+        for k, player in enumerate(players):
+            rows = which == k
+            scores[rows] = player._logits_of(x[rows])
+        return self._choose(scores, mask, rng)

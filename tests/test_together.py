@@ -80,3 +80,19 @@ def test_careless_players_in_a_group_make_random_moves_at_their_own_shares():
     assert (played[who == 0] == own[who == 0]).all()
     departed = (played[who == 1] != own[who == 1]).mean()
     assert 0.25 < departed < 0.5  # half of its moves random; a random move is sometimes the heuristic's own
+
+
+def test_snapshots_of_a_training_run_play_together_each_with_its_own_network():
+    from agents.ppo import PPOAgent
+    from training.actor_critic import new_policy
+
+    game = make_game("tripoli", num_players=4)
+    snapshots = [PPOAgent.snapshot(game, new_policy(game, 32, (16,), seed=k, advisor="heuristic"), deterministic=True)
+                 for k in range(3)]
+    assert len(groups_of(snapshots)) == 1
+    obs, mask = decision_points(game, 64, seed=6)
+    who = np.random.default_rng(0).integers(3, size=len(obs))
+    together = act_each(snapshots, groups_of(snapshots), who, obs, mask, np.random.default_rng(1))
+    for k, agent in enumerate(snapshots):
+        rows = who == k
+        np.testing.assert_array_equal(together[rows], agent.act(obs[rows], mask[rows], np.random.default_rng(1)))

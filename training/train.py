@@ -122,7 +122,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         progress = read_progress(meta, cfg.resume)
         folder = Path(cfg.resume).parent / "snapshots"
         for name in progress.snapshots:
-            pool.add_snapshot(name, snapshot_agent(game, load_policy(folder / f"{name}.zip", game)))
+            pool.add_snapshot(name, PPOAgent.snapshot(game, load_policy(folder / f"{name}.zip", game)))
     else:
         policy, progress = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed, cfg.advisor), Progress()
     pool.set_ahead(progress.ahead)
@@ -193,7 +193,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                     next_snapshot = _next(progress.decisions, cfg.snapshot_every)
                     name = f"self@{progress.decisions}"
                     save_policy(policy, out / "snapshots" / f"{name}.zip", game, {"snapshot_of": str(out)})
-                    pool.add_snapshot(name, snapshot_agent(game, policy))
+                    pool.add_snapshot(name, PPOAgent.snapshot(game, policy))
                     progress.snapshots = [m.name for m in pool.snapshots]
                     if magnet is not None:
                         magnet = PolicyMagnet(pool.snapshots[-1].agent.policy, name)
@@ -242,14 +242,6 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
 def _next(done: int, every: int) -> int:
     """The next multiple of ``every`` after ``done`` (0 when ``every`` is 0: never)."""
     return (done // every + 1) * every if every else 0
-
-
-def snapshot_agent(game: BatchedGame, policy) -> PPOAgent:
-    """A frozen copy of ``policy`` that samples its masked softmax: a pool member and, through its policy, a
-    magnet."""
-    agent = PPOAgent(game, policy=frozen_copy(policy), deterministic=False)
-    agent.name = "ppo-snapshot"
-    return agent
 
 
 def evaluate_and_save(cfg: TrainConfig, game: BatchedGame, policy, pool: OpponentPool,
