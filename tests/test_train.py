@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 
 import numpy as np
 import pytest
@@ -68,6 +69,21 @@ def test_a_tiny_run_learns_to_beat_random_at_tripoli(tmp_path):
     after, half = chips_against_random(trained["model"], game)
     assert after - half > 0, (before, after, half)
     assert after > before + 5, (before, after)
+
+
+def test_a_seed_gives_the_same_run_whatever_the_threads_timing(tmp_path):
+    """The update runs in a thread of its own beside the collection: the same seed still gives the same numbers (a
+    busy machine, where the two threads interleave differently, included: one run is slowed by a third thread)."""
+    cfg = tiny(tmp_path, decisions=640, snapshot_every=256, opponents="heuristic,random", opponent_share=0.5)
+    first = train(cfg, log=lambda _line: None)
+    busy = threading.Event()
+    spin = threading.Thread(target=lambda: [sum(range(1000)) for _ in iter(busy.is_set, True)], daemon=True)
+    spin.start()
+    try:
+        again = train(dataclasses.replace(cfg, out=str(tmp_path / "again")), log=lambda _line: None)
+    finally:
+        busy.set()
+    assert again["curve"] == first["curve"] and len(first["curve"]) >= 4
 
 
 def test_the_magnet_moves_to_each_snapshot(tmp_path):

@@ -35,7 +35,7 @@ class PPOConfig:
     """Decisions per table between updates (a batch is about ``tables * rollout_steps`` decisions)."""
     learning_rate: float = 3e-4
     """Adam's learning rate."""
-    epochs: int = 4
+    epochs: int = 3
     """Passes over each batch."""
     minibatch_size: int = 4096
     """Decisions per gradient step (about)."""
@@ -74,7 +74,7 @@ class TrainConfig:
     """Game to train on."""
     players: int = 4
     """Seats at each table."""
-    decisions: int = 3_000_000
+    decisions: int = 9_000_000
     """Learner decisions to train on (the budget; imitation comes on top)."""
     minutes: float = 0.0
     """Optional cap on the training's wall-clock minutes (0: none; the budget is ``decisions``)."""
