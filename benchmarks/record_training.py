@@ -5,9 +5,8 @@
 Reads ``RUN_DIR/results.json`` (what ``cardgym train`` writes at the end of a run: its settings, its speed and the
 closing table of its advantage over the heuristic in every field) and puts one entry named ``NAME`` into
 ``benchmarks/results/train_<game>.json`` (an entry of the same name is replaced): the command as a user would type
-it, a note on how the machine was loaded, the run's speed, opponent pool and final weights, the policy it kept
-(``--keep``; absent in runs from before that option) and every field of its closing table. A missing or damaged
-results file is refused with one line and the record is left as it was.
+it, a note on how the machine was loaded, the run's speed, opponent pool and final weights and every field of its
+closing table. A missing or damaged results file is refused with one line and the record is left as it was.
 """
 
 from __future__ import annotations
