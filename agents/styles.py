@@ -37,9 +37,9 @@ from collections.abc import Hashable
 import numpy as np
 
 from agents.flipflop_heuristic import FlipFlopHeuristic
+from agents.together import together_key
 from agents.tripoli_bots import TripoliLongSuit, TripoliLowLead
 from agents.tripoli_heuristic import TripoliHeuristic
-from agents.together import together_key
 from agents.zoo import bot_class, bot_names
 from envs.core.agent import Agent, AgentBase
 from envs.core.checks import check_probability

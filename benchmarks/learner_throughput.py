@@ -7,15 +7,15 @@ For each torch thread count (``--threads``, default 1: the update already runs i
 collection, so one torch thread keeps two cores busy): one small warm-up run (loads the compiled kernels), then the
 recipe's training for ``--updates`` updates of ``tables x rollout_steps`` decisions, with no imitation, periodic
 evaluation or closing table (their time is not the learner's) and a snapshot after every update (so from the second
-update on the pool holds snapshots of the learner and the magnet is one, as in most of a real run), timed in wall-clock and in CPU seconds of this process
-(``time.process_time``: every thread), with the trainer's own sections (observation, the pool's inference at its
-seats, policy inference, the magnet's reference, core step, bookkeeping, advantages and batch, PPO update), each in
-CPU seconds of the thread that runs it (so the update's, beside the collection's, shows what bounds the wall clock:
-the larger of the two). Then MaskablePPO on the batched vector env against the heuristic, one learner seat per table
-(the anchor: SB3's own loop). The machine's load average is recorded with the result: on a shared machine the
-wall-clock numbers fall with it, and more than one torch thread needs ``OMP_WAIT_POLICY=PASSIVE`` (recorded too):
-OpenMP's threads otherwise spin while they wait for one another, and on a busy machine that costs several times the
-work.
+update on the pool holds snapshots of the learner and the magnet is one, as in most of a real run). It is timed in
+wall-clock and in CPU seconds of this process (``time.process_time``: every thread), with the trainer's own sections
+(observation, the pool's inference at its seats, policy inference, the magnet's reference, core step, bookkeeping,
+advantages and batch, PPO update), each in CPU seconds of the thread that runs it (so the update's, beside the
+collection's, shows what bounds the wall clock: the larger of the two). Then MaskablePPO on the batched vector env
+against the heuristic, one learner seat per table (the anchor: SB3's own loop). The machine's load average is
+recorded with the result: on a shared machine the wall-clock numbers fall with it, and more than one torch thread
+needs ``OMP_WAIT_POLICY=PASSIVE`` (recorded too): OpenMP's threads otherwise spin while they wait for one another,
+and on a busy machine that costs several times the work.
 Writes ``learner_throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
 """
 
@@ -97,7 +97,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for threads in args.threads:
         batch = recipe.ppo.tables * recipe.ppo.rollout_steps
         budget = args.updates * batch
-        cfg = dataclasses.replace(recipe, **QUIET, decisions=budget, snapshot_every=batch if recipe.snapshot_every else 0,
+        cfg = dataclasses.replace(recipe, **QUIET, decisions=budget,
+                                  snapshot_every=batch if recipe.snapshot_every else 0,
                                   out=str(results_dir(False) / "learner_throughput_run"), seed=args.seed,
                                   ppo=dataclasses.replace(recipe.ppo, threads=threads))
         result["learner"][f"{threads}_threads"] = measure_learner(cfg)
