@@ -9,7 +9,8 @@ against what the policy described by the JSON needs before it is used. Members a
 described policy justifies (a zip bomb is refused unopened); members other than these three (such as the pickled
 ``data`` of a stable-baselines3 zip) are never read. Whatever is wrong with a file is reported as a one-line
 :class:`ModelFileError` naming the file and the fault. The policy itself is built in :mod:`agents.ppo`, from the
-whitelisted classes the JSON names.
+whitelisted classes the JSON names. The metadata reads without torch (``cardgym agents`` names a shipped model in an
+install without the train extra); torch is imported by the functions that read or write tensors.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import torch as th
+if TYPE_CHECKING:
+    import torch as th
 
 from envs.core.game import BatchedGame
 from envs.registry import env_version
@@ -71,6 +73,8 @@ def write_model_file(path: str | Path, metadata: dict[str, Any], tensors: dict[s
     """Write the zip: ``metadata`` as ``cardgym.json`` and each ``tensors`` entry (member name → state dict) with
     ``torch.save``. The file is written next to ``path`` and moved over it at the end, so an interrupted save never
     leaves a half-written model behind."""
+    import torch as th
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(metadata, indent=1)
@@ -231,6 +235,8 @@ def read_tensors(path: str | Path, member: str, what: str, max_bytes: int) -> An
     """The object of the ``.pth`` member (at most ``max_bytes`` unpacked), read by torch's weights-only loader onto
     the CPU: plain tensors and containers, or :class:`ModelFileError` (missing member, corrupt data, or anything else
     inside)."""
+    import torch as th
+
     data = read_member(path, member, max_bytes)
     if data is None:
         raise ModelFileError(f"{where(path)} has no {member} ({what})")
@@ -243,6 +249,8 @@ def read_tensors(path: str | Path, member: str, what: str, max_bytes: int) -> An
 
 def check_tensor(value: Any, shape: tuple[int, ...], name: str, path: str | Path, member: str) -> None:
     """``value`` must be a finite float32 tensor of ``shape``."""
+    import torch as th
+
     if not isinstance(value, th.Tensor):
         raise ModelFileError(f"{where(path)}: {member} entry {name!r} must be a tensor, got {type(value).__name__}")
     if tuple(value.shape) != tuple(shape) or value.dtype != th.float32:
@@ -307,6 +315,8 @@ def check_parameter_state(entry: Any, shape: tuple[int, ...], keys: set[str], pi
                           fail: Callable[[str], ModelFileError]) -> dict[str, th.Tensor]:
     """One parameter's optimiser state: exactly ``keys``; ``step`` a scalar, the others tensors of the parameter's
     ``shape``; all finite float32, ``step`` and the ``*_sq`` averages non-negative."""
+    import torch as th
+
     if not isinstance(entry, dict) or set(entry) != keys:
         got = sorted(map(str, entry)) if isinstance(entry, dict) else type(entry).__name__
         raise fail(f"state of parameter {pid} must have entries {', '.join(sorted(keys))}, got {short(got)}")
