@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import signal
 import socket
 
 from werkzeug.serving import make_server
@@ -60,6 +61,10 @@ def run(args: argparse.Namespace) -> None:
     shown_host = f"[{host}]" if ":" in host else host
     print(f"cardgym serve: {game.name}, {game.num_players} players, you are player_{args.seat}; open "
           f"http://{shown_host}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
+    # Ctrl-C (SIGINT) and SIGTERM stop the server, also when a shell started it in the background, which makes a
+    # program ignore SIGINT (Python then installs no handler for it)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.serve_forever()  # until Ctrl-C, which werkzeug's loop takes as the way to stop
     finally:
