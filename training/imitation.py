@@ -1,4 +1,4 @@
-"""Imitation warm start: fit a fresh MaskablePPO policy to a teacher agent (the heuristic) before PPO.
+"""Imitation warm start: fit a fresh policy to a teacher agent (the magnet: the heuristic) before PPO.
 
 PPO from a random policy spends most of a short budget learning what any card player knows (pick the best poker
 hand, fold rubbish, shed low cards). Cloning the heuristic first starts PPO near the heuristic's level, so the
@@ -54,9 +54,10 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
             tables: int = 1024, epochs: int = 2, batch_size: int = 1024, learning_rate: float = 1e-3,
             deadline: float | None = None,
             log: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
-    """Fit ``policy`` (a MaskablePPO policy) to ``teacher`` on about ``decisions`` teacher decisions, collected
-    ``tables`` games at a time (seeds ``seed * 2**32 + k``, apart from PPO's), each chunk trained ``epochs`` times.
-    Stops early at ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's accuracy and losses."""
+    """Fit ``policy`` (:func:`training.actor_critic.new_policy`) to ``teacher`` on about ``decisions`` teacher
+    decisions, collected ``tables`` games at a time (seeds ``seed * 2**32 + k``, apart from PPO's), each chunk
+    trained ``epochs`` times. Stops early at ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's
+    accuracy and losses."""
     opt = th.optim.Adam(policy.parameters(), lr=learning_rate)
     rng = np.random.default_rng(seed)
     policy.set_training_mode(True)
