@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -37,10 +38,11 @@ INTERRUPT = "<Ctrl-C>"
 def drive(args: list[str], answers: list[str] | None = None, by_name: bool = False) -> tuple[int, str, list[int]]:
     """Run ``cardgym play ARGS``; at each prompt type the next scripted answer (or press Ctrl-D / Ctrl-C for
     :data:`EOF` / :data:`INTERRUPT`), then the first legal option (its number, or with ``by_name`` its name typed in
-    ASCII). Returns the exit status, the whole output and the number of options shown at each prompt."""
+    ASCII). Returns the exit status, the whole output and the number of options shown at each prompt. The command
+    starts with SIGINT ignored, as a program a shell starts in the background does: Ctrl-C must still stop it."""
     assert CARDGYM.exists(), f"{CARDGYM} not installed (pip install -e .)"
     child = pexpect.spawn(str(CARDGYM), ["play", *args], cwd=str(ROOT), encoding="utf-8", timeout=60,
-                          dimensions=(50, 200))
+                          dimensions=(50, 200), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     out = io.StringIO()
     child.logfile_read = out
     answers = list(answers or [])

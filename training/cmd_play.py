@@ -33,7 +33,7 @@ from training.cli_args import (
     count,
     parse_options,
 )
-from training.human_seat import add_seat_options, bot_action, make_bots, open_table, opponent_specs
+from training.human_seat import add_seat_options, bot_action, ctrl_c_stops, make_bots, open_table, opponent_specs
 from training.limits import MAX_DEALS
 
 UNITS = {"tripoli": "chips", "flipflop": "stakes", "triolet": "points"}
@@ -191,6 +191,7 @@ class TerminalGame:
 
 
 def run(args: argparse.Namespace) -> None:
+    ctrl_c_stops()
     game = make_game(args.game, num_players=args.players, **parse_options(args.game, args.option or []))
     specs = opponent_specs(game, args.seat, args.opponents)
     if args.seed is not None and args.seed + args.deals - 1 > MAX_SEED:

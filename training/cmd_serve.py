@@ -27,7 +27,7 @@ from werkzeug.serving import make_server
 from envs.registry import GAMES, make_game
 from training.browser_game import BrowserGame
 from training.cli_args import CommandError, check_output_file, count, parse_options
-from training.human_seat import add_seat_options, make_bots, open_table, opponent_specs
+from training.human_seat import add_seat_options, ctrl_c_stops, make_bots, open_table, opponent_specs
 from training.serve_app import create_app
 
 DEFAULT_PORT = 8765
@@ -61,9 +61,7 @@ def run(args: argparse.Namespace) -> None:
     shown_host = f"[{host}]" if ":" in host else host
     print(f"cardgym serve: {game.name}, {game.num_players} players, you are player_{args.seat}; open "
           f"http://{shown_host}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
-    # Ctrl-C (SIGINT) and SIGTERM stop the server, also when a shell started it in the background, which makes a
-    # program ignore SIGINT (Python then installs no handler for it)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    ctrl_c_stops()  # Ctrl-C and SIGTERM stop the server
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.serve_forever()  # until Ctrl-C, which werkzeug's loop takes as the way to stop

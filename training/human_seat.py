@@ -3,12 +3,14 @@
 :func:`opponent_specs` gives each other seat its agent spec, :func:`make_bots` builds the agents (any spec of
 :func:`agents.registry.make_agent`), :func:`open_table` the env they play on, recording the games with a
 :class:`~envs.gamelog.GameRecorder` (the log ``cardgym replay --verify`` reads), and :func:`bot_action` asks a bot
-for its move, with its seat view if it wants one.
+for its move, with its seat view if it wants one; :func:`ctrl_c_stops` lets the person stop it with Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,15 @@ from envs.core.agent import call_agent, wants_seat_view
 from envs.core.game import BatchedGame
 from envs.gamelog import GameRecorder
 from training.cli_args import CommandError, integer, seed_int
+
+
+def ctrl_c_stops() -> None:
+    """Make Ctrl-C (SIGINT) raise ``KeyboardInterrupt`` in this process, also when a shell started it with SIGINT
+    ignored (a program started in the background inherits that, and Python then installs no handler): a person at
+    the keyboard drives ``cardgym play`` and ``cardgym serve`` and stops them with Ctrl-C. Only from the main
+    thread, where Python lets a handler be set."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def add_seat_options(p: argparse.ArgumentParser) -> None:
