@@ -180,6 +180,39 @@ def test_the_advisor_is_an_input_the_policy_sees_and_a_model_file_records(tmp_pa
         agent.logits(obs)
 
 
+def test_the_advice_gain_adds_a_learned_number_to_the_advised_logit_and_travels_with_the_policy(tmp_path):
+    """The same network with and without an advice gain differs only by the gain at each row's advised action,
+    whether its inputs come dense, as a CSR matrix or as a learner's minibatch; the gain is trained by the policy's
+    optimiser, kept by a frozen copy, written to the model file and read back for playing and resuming."""
+    from agents.ppo import PPOAgent, frozen_copy, load_trainable, policy_input, read_metadata, save_policy
+    from training.actor_critic import logits_and_values
+
+    game = make_game("flipflop", num_players=4)
+    plain = new_policy(game, 16, (8,), seed=0, advisor="patient")
+    gained = new_policy(game, 16, (8,), seed=0, advisor="patient", advice_gain=True)
+    with th.no_grad():
+        gained.advice_gain.gain.fill_(2.5)
+    state = game.init(np.arange(64, dtype=np.uint64))
+    obs, mask = game.observe(state, state.current_player), state.legal_action_mask
+    x = inputs(plain, th.as_tensor(policy_input(plain, obs, mask)))
+    advised = make_agent("patient", game).act(obs, mask, np.random.default_rng(0))
+    with th.no_grad():
+        base, _ = logits_and_values(plain, x)
+        want = base.numpy().copy()
+        want[np.arange(64), advised] += 2.5
+        rows = np.arange(64)
+        for given in (x, x.to_sparse_csr(), SparseRows(x.numpy()).take(rows)):
+            np.testing.assert_allclose(logits_and_values(gained, given)[0].numpy(), want, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(logits_and_values(frozen_copy(gained), x)[0].numpy(), want, rtol=1e-5, atol=1e-5)
+    assert any(p is gained.advice_gain.gain for group in gained.optimizer.param_groups for p in group["params"])
+    path = save_policy(gained, tmp_path / "gained.zip", game)
+    assert read_metadata(path)["policy"]["advice_gain"] is True
+    assert "advice_gain" not in read_metadata(save_policy(plain, tmp_path / "plain.zip", game))["policy"]
+    np.testing.assert_allclose(PPOAgent(game, path).logits(obs, mask), want, rtol=1e-5, atol=1e-5)
+    resumed, _ = load_trainable(path, game)
+    assert float(resumed.advice_gain.gain) == 2.5
+
+
 def test_masked_sampling_never_picks_an_illegal_action():
     gen = th.Generator().manual_seed(0)
     rng = np.random.default_rng(0)

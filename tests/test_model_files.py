@@ -318,6 +318,11 @@ BROKEN_FOR_PLAYING = {
                                    "policy.advisor must be one of heuristic, tight, aggressive, longsuit, lowlead, "
                                    "got 'os:system'"),
     "an advisor as a number": (edit_meta(set_in("policy", "advisor", 3)), "policy.advisor must be a bot name, got 3"),
+    "an advice gain without an advisor": (edit_meta(set_in("policy", "advice_gain", True)),
+                                          "policy.advice_gain must be true or false, and true only with an advisor, "
+                                          "got True"),
+    "an advice gain as a word": (edit_meta(set_in("policy", "advice_gain", "yes")),
+                                 "policy.advice_gain must be true or false, and true only with an advisor, got 'yes'"),
     "an anchored policy of the first trainer": (edit_meta(set_in("policy", "class", "AnchoredPolicy")),
                                                 "a model of cardgym's first trainer, with an anchored policy"),
     "an unknown extractor argument": (edit_meta(set_in("policy", "features_extractor_kwargs", "depth", 3)),
@@ -403,7 +408,8 @@ JSON_VALUES = st.recursive(
     max_leaves=6,
 )
 POLICY_KEYS = ["class", "net_arch", "activation_fn", "ortho_init", "features_extractor", "features_extractor_kwargs",
-               "share_features_extractor", "normalize_images", "optimizer", "optimizer_kwargs"]
+               "share_features_extractor", "normalize_images", "optimizer", "optimizer_kwargs", "advisor",
+               "advice_gain"]
 PPO_KEYS = ["learning_rate", "n_steps", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range",
             "clip_range_vf", "normalize_advantage", "ent_coef", "vf_coef", "max_grad_norm", "target_kl",
             "num_timesteps", "n_updates"]

@@ -140,6 +140,7 @@ def test_help_names_every_field_with_its_docstring(capsys):
     (["--opponents", "nobody"], "unknown agent 'nobody'"),
     (["--magnet", "nobody"], "unknown agent 'nobody'"),
     (["--imitate", "5", "--magnet", ""], "imitate copies the magnet"),
+    (["--advice-gain", "--advisor", ""], "ppo.advice_gain adds to the advised action's logit: give an advisor"),
     (["--opponents", "", "--opponent-share", "0.5"], "opponent_share above 0 needs opponents"),
     (["--recipe", "no-such.toml"], "recipe no-such.toml: no such file"),
     (["--resume", "no-such.zip"], "--resume no-such.zip: no such file"),
@@ -162,6 +163,7 @@ def test_bad_settings_are_refused_in_one_line_before_anything_is_written(argv, m
     ("seed = \"zero\"", "seed must be an integer"),
     ("game = [", "not TOML"),
     ("[ppo]\nnet_arch = [\"wide\"]", "ppo.net_arch must be a list of layer widths"),
+    ("[ppo]\nadvice_gain = 1", "ppo.advice_gain must be true or false, got 1"),
 ])
 def test_a_bad_recipe_is_refused_in_one_line(text, message, tmp_path):
     path = tmp_path / "bad.toml"

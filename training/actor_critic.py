@@ -16,7 +16,7 @@ from typing import Any
 import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.ppo import build_policy
+from agents.ppo import action_logits, build_policy
 from envs.core.game import BatchedGame
 
 ILLEGAL = -1e9
@@ -25,24 +25,26 @@ SOURCE = "<the learner's settings>"
 """How a message about a policy the learner builds names its source (it comes from no file)."""
 
 
-def policy_settings(features_dim: int, net_arch: tuple[int, ...], advisor: str = "") -> dict[str, Any]:
+def policy_settings(features_dim: int, net_arch: tuple[int, ...], advisor: str = "", advice_gain: bool = False
+                    ) -> dict[str, Any]:
     """The settings of a fresh learner policy as a model file records them (:func:`agents.ppo.policy_settings`): a
     ``SymlogFeatures`` input layer of ``features_dim`` units shared by actor and critic, then ``net_arch`` hidden
     layers in each head, Tanh, orthogonal initialisation and Adam with eps 1e-5 (stable-baselines3's defaults, as
-    ``cardgym train`` builds its policy) and, if given, the advisor whose advice it takes (:mod:`agents.advice`)."""
+    ``cardgym train`` builds its policy) and, if given, the advisor whose advice it takes (:mod:`agents.advice`),
+    with an :class:`agents.ppo.AdviceGain` on its logits if ``advice_gain``."""
     return {"class": "MaskableActorCriticPolicy", "net_arch": list(net_arch), "activation_fn": "Tanh",
             "ortho_init": True, "features_extractor": "SymlogFeatures",
             "features_extractor_kwargs": {"features_dim": features_dim}, "share_features_extractor": True,
             "normalize_images": True, "optimizer": "Adam", "optimizer_kwargs": {"eps": 1e-5},
-            **({"advisor": advisor} if advisor else {})}
+            **({"advisor": advisor} if advisor else {}), **({"advice_gain": True} if advice_gain else {})}
 
 
-def new_policy(game: BatchedGame, features_dim: int, net_arch: tuple[int, ...], seed: int, advisor: str = ""
-               ) -> MaskableActorCriticPolicy:
+def new_policy(game: BatchedGame, features_dim: int, net_arch: tuple[int, ...], seed: int, advisor: str = "",
+               advice_gain: bool = False) -> MaskableActorCriticPolicy:
     """A fresh policy for ``game`` (:func:`policy_settings`), its initial weights drawn from ``seed``, in training
     mode; its optimiser (``policy.optimizer``) starts with learning rate 0 (the learner sets it every update)."""
     th.manual_seed(seed)
-    policy = build_policy(policy_settings(features_dim, net_arch, advisor), game, SOURCE)
+    policy = build_policy(policy_settings(features_dim, net_arch, advisor, advice_gain), game, SOURCE)
     policy.set_training_mode(True)
     return policy
 
@@ -56,7 +58,7 @@ def inputs(policy: MaskableActorCriticPolicy, obs: th.Tensor) -> th.Tensor:
 def logits_and_values(policy: MaskableActorCriticPolicy, x: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
     """``(B, num_actions)`` action logits (before masking) and ``(B,)`` values of :func:`inputs` ``x``."""
     latent_pi, latent_vf = policy.mlp_extractor(policy.features_extractor.layer(x))
-    return policy.action_net(latent_pi), policy.value_net(latent_vf).squeeze(1)
+    return action_logits(policy, latent_pi, x), policy.value_net(latent_vf).squeeze(1)
 def mask_logits(logits: th.Tensor, mask: th.Tensor) -> th.Tensor:
     """``logits`` with :data:`ILLEGAL` at the actions outside ``mask`` (``(B, A)`` bool): their log-softmax is the
     policy restricted to the legal actions, their softmax its probabilities (computed apart: the exponential of a

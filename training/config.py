@@ -61,6 +61,8 @@ class PPOConfig:
     """Width of the shared input layer."""
     net_arch: tuple[int, ...] = (128,)
     """Hidden layers of each head."""
+    advice_gain: bool = False
+    """A learned number added to the advised action's logit (``agents.ppo.AdviceGain``; needs an advisor)."""
     threads: int = 1
     """Torch threads of the network's work (the update runs beside the collection, so 1 already keeps two cores busy;
     more than 1 on a busy machine only with ``OMP_WAIT_POLICY=PASSIVE``: waiting threads spin)."""
@@ -182,6 +184,10 @@ def check(cfg: TrainConfig) -> None:
     _float(p, "max_grad_norm", 0, 1e6, "ppo.", open_low=True)
     _float(p, "reward_scale", 0, 1e6, "ppo.", open_low=True)
     _float(p, "magnet_stay", 0, 0.999999, "ppo.", open_low=True)
+    if type(p.advice_gain) is not bool:
+        raise _bad("ppo.advice_gain", p.advice_gain, "true or false")
+    if p.advice_gain and not cfg.advisor:
+        raise RecipeError("ppo.advice_gain adds to the advised action's logit: give an advisor or advice_gain = false")
     if not isinstance(p.net_arch, tuple) or not all(type(w) is int and 1 <= w <= 8192 for w in p.net_arch):
         raise _bad("ppo.net_arch", p.net_arch, "a list of layer widths from 1 to 8192")
 

@@ -19,6 +19,7 @@ import torch as th
 from agents.ppo import policy_input
 from envs.core.agent import Agent
 from envs.core.game import BatchedGame
+from training.actor_critic import inputs, logits_and_values
 
 
 def demonstrations(game: BatchedGame, teacher: Agent, seeds: np.ndarray, rng: np.random.Generator
@@ -66,7 +67,7 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
     while done < decisions and (deadline is None or time.perf_counter() < deadline):
         seeds = base + np.arange(chunk * tables, (chunk + 1) * tables, dtype=np.uint64)
         obs, masks, actions, to_go = demonstrations(game, teacher, seeds, rng)
-        obs_t, mask_t = th.as_tensor(policy_input(policy, obs, masks)), th.as_tensor(masks)
+        x, mask_t = inputs(policy, th.as_tensor(policy_input(policy, obs, masks))), th.as_tensor(masks)
         act_t, ret_t = th.as_tensor(actions), th.as_tensor(to_go * reward_scale)
         correct = ce_sum = v_sum = 0.0
         for _ in range(epochs):
@@ -74,10 +75,10 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
             correct = ce_sum = v_sum = 0.0
             for i in range(0, len(order), batch_size):
                 mb = order[i:i + batch_size]
-                latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs_t[mb]))
-                logits = policy.action_net(latent_pi).masked_fill(~mask_t[mb], -1e8)
+                logits, values = logits_and_values(policy, x[mb])
+                logits = logits.masked_fill(~mask_t[mb], -1e8)
                 ce = th.nn.functional.cross_entropy(logits, act_t[mb])
-                v_loss = th.nn.functional.mse_loss(policy.value_net(latent_vf).squeeze(1), ret_t[mb])
+                v_loss = th.nn.functional.mse_loss(values, ret_t[mb])
                 opt.zero_grad()
                 (ce + 0.5 * v_loss).backward()
                 th.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)

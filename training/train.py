@@ -124,7 +124,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         for name in progress.snapshots:
             pool.add_snapshot(name, PPOAgent.snapshot(game, load_policy(folder / f"{name}.zip", game)))
     else:
-        policy, progress = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed, cfg.advisor), Progress()
+        policy = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed, cfg.advisor, p.advice_gain)
+        progress = Progress()
     pool.set_ahead(progress.ahead)
     out.mkdir(parents=True, exist_ok=True)
 
