@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RECIPES = sorted((ROOT / "recipes").glob("*.toml"))
 
 
-def test_there_is_a_recipe_per_game_and_a_strong_one():
-    assert {p.stem for p in RECIPES} >= {"tripoli", "triolet", "flipflop", "tripoli-strong"}
+def test_there_is_a_recipe_per_game_and_the_shipped_agents_strong_ones():
+    assert {p.stem for p in RECIPES} >= {"tripoli", "triolet", "flipflop", "tripoli-strong", "flipflop-strong"}
 
 
 @pytest.mark.parametrize("path", RECIPES, ids=lambda p: p.stem)
