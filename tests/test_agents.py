@@ -318,7 +318,7 @@ def test_the_trained_agent_decides_the_same_in_deals_that_differ_only_in_cards_i
 
 @pytest.mark.parametrize("name", ["triolet", "flipflop"])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_the_trained_agent_decides_the_same_in_deals_that_differ_only_in_cards_it_has_not_seen(name, seed):
+def test_the_shedding_and_rummy_agents_decide_the_same_in_deals_that_differ_only_in_unseen_cards(name, seed):
     """Two Le triolet (Flip Flop) deals that differ in two cards of the deck whose swap seat 0 cannot see up to a
     decision (its seat view, every observation and public action, is the same) give the trained agent the same input
     and the same decision there."""

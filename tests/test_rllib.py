@@ -4,6 +4,7 @@ computes exactly the RLlib module's logits, and a tiny training on a local Ray e
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zipfile
 
@@ -72,7 +73,7 @@ def test_tiny_rllib_training_on_local_ray_then_cardgym_eval(tmp_path, capsys) ->
 
 
 def test_the_settings_rllib_does_not_use_are_named() -> None:
-    assert ignored(TrainConfig()) == ["imitate", "magnet", "snapshot_every", "opponent_share"]
-    plain = TrainConfig(imitate=0, magnet="", snapshot_every=0, opponent_share=0.0)
-    assert ignored(plain) == [] and ignored(TrainConfig(imitate=0, magnet="", snapshot_every=0,
-                                                        opponent_share=0.0, resume="x.zip")) == ["resume"]
+    assert ignored(TrainConfig()) == ["imitate", "magnet", "snapshot_every", "opponent_share", "advisor"]
+    assert ignored(TrainConfig(ppo=PPOConfig(advice_gain=True)))[-1] == "ppo.advice_gain"
+    plain = TrainConfig(imitate=0, magnet="", snapshot_every=0, opponent_share=0.0, advisor="")
+    assert ignored(plain) == [] and ignored(dataclasses.replace(plain, resume="x.zip")) == ["resume"]
