@@ -59,6 +59,8 @@ def logits_and_values(policy: MaskableActorCriticPolicy, x: th.Tensor) -> tuple[
     """``(B, num_actions)`` action logits (before masking) and ``(B,)`` values of :func:`inputs` ``x``."""
     latent_pi, latent_vf = policy.mlp_extractor(policy.features_extractor.layer(x))
     return action_logits(policy, latent_pi, x), policy.value_net(latent_vf).squeeze(1)
+
+
 def mask_logits(logits: th.Tensor, mask: th.Tensor) -> th.Tensor:
     """``logits`` with :data:`ILLEGAL` at the actions outside ``mask`` (``(B, A)`` bool): their log-softmax is the
     policy restricted to the legal actions, their softmax its probabilities (computed apart: the exponential of a
