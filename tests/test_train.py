@@ -108,6 +108,30 @@ def test_a_resumed_run_goes_on_from_the_checkpoint(tmp_path):
     assert len(kept) == 2 and [p["name"] for p in more["pool"]][1:3] == kept  # the checkpoint's snapshots first
 
 
+def test_exploiter_rounds_put_best_responses_to_the_learner_in_its_pool_and_a_resume_keeps_them(tmp_path):
+    cfg = tiny(tmp_path, decisions=384, exploiters=128, opponents="random", final_deals=8)
+    lines: list[str] = []
+    results = train(cfg, log=lines.append)
+    rounds, out = results["exploiters"], tmp_path / "run"
+    assert len(rounds) >= 2 and all(r["decisions"] >= 128 * (k + 1) for k, r in enumerate(rounds))
+    assert all(r["decisions"] < 384 and r["name"] == f"exploiter@{r['decisions']}" for r in rounds)
+    assert [p["name"] for p in results["pool"]] == ["random"] + [r["name"] for r in rounds]
+    for r in rounds:  # each a best response to the learner as it stood, measured at its tables
+        estimate = json.loads((out / "exploiters" / r["name"] / "result.json").read_text())
+        assert estimate["agent"] == f"ppo:{out / 'exploiters' / 'target@{}.zip'.format(r['decisions'])}"
+        assert estimate["advantage"] == r["advantage"] and estimate["deals"] >= 8
+        assert estimate["budget"]["steps"] == 128 and r["unit"] == "chips" and r["seconds"] > 0
+        assert any(f"{r['name']} gains" in line for line in lines)
+    assert read_metadata(out / "checkpoint.zip")["train"]["exploiters"] == rounds
+    assert results["decisions_per_second"] > 0 and "exploiters" in results["config"]
+    more = train(tiny(tmp_path, decisions=640, exploiters=128, opponents="random", resume=str(out / "checkpoint.zip"),
+                      out=str(tmp_path / "more")), log=lambda _line: None)
+    assert more["exploiters"][:len(rounds)] == rounds and len(more["exploiters"]) == len(rounds) + 1
+    assert [p["name"] for p in more["pool"]][:len(rounds) + 2] == ["random"] + [r["name"] for r in more["exploiters"]]
+    for r in more["exploiters"]:  # the resumed run's folder holds every round its checkpoint names
+        assert (tmp_path / "more" / "exploiters" / r["name"] / "model.zip").is_file()
+
+
 def test_the_command_line_is_the_config_and_the_recipe_its_defaults(tmp_path, capsys):
     recipe = tmp_path / "tiny.toml"
     recipe.write_text(to_toml(tiny(tmp_path, game="triolet", opponents="zoo=1", final_deals=8)))
@@ -142,6 +166,8 @@ def test_help_names_every_field_with_its_docstring(capsys):
     (["--imitate", "5", "--magnet", ""], "imitate copies the magnet"),
     (["--advice-gain", "--advisor", ""], "ppo.advice_gain adds to the advised action's logit: give an advisor"),
     (["--opponents", "", "--opponent-share", "0.5"], "opponent_share above 0 needs opponents"),
+    (["--exploiters", "-1"], "exploiters must be an integer from 0"),
+    (["--exploiters", "128", "--out", "a,b"], "exploiters: the out folder 'a,b' cannot hold ',' or '='"),
     (["--recipe", "no-such.toml"], "recipe no-such.toml: no such file"),
     (["--resume", "no-such.zip"], "--resume no-such.zip: no such file"),
 ])
@@ -179,6 +205,9 @@ def test_a_bad_recipe_is_refused_in_one_line(text, message, tmp_path):
     (lambda meta: meta["train"].update(ahead={"random": 7}), "train.ahead must map names to numbers in [0, 1]"),
     (lambda meta: meta["train"].update(curve="steep"), "train.curve must be a list of JSON objects"),
     (lambda meta: meta["train"].update(decisions=-3), "train.decisions must be a non-negative integer"),
+    (lambda meta: meta["train"].update(exploiters="many"), "train.exploiters must be a list of records"),
+    (lambda meta: meta["train"].update(exploiters=[{"name": "../x"}]), "records with a name exploiter@N"),
+    (lambda meta: meta["train"].update(exploiters=[{"name": "exploiter@5"}]), "exploiter@5's model file"),
 ])
 def test_a_bad_checkpoint_is_refused_in_one_line_and_nothing_is_written(breaks, message, tmp_path):
     import zipfile

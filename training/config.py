@@ -95,6 +95,9 @@ class TrainConfig:
     """Share of the pool's seats taken by snapshots of the learner once there are any."""
     snapshot_every: int = 1_000_000
     """Learner decisions between snapshots: each joins the pool and becomes the magnet (0: no snapshots)."""
+    exploiters: int = 0
+    """Learner decisions between exploiter rounds (0: none): a best response to the learner, trained as long by
+    ``cardgym exploit``'s method, joins the pool each round (:mod:`training.exploiters`)."""
     imitate: int = 300_000
     """Decisions of the magnet agent the fresh policy first imitates, so PPO starts where it plays (0: none)."""
     advisor: str = "heuristic"
@@ -155,7 +158,7 @@ def check(cfg: TrainConfig) -> None:
     _int(cfg, "seed", 0, 2**32 - 1)
     _float(cfg, "opponent_share", 0, 1)
     _float(cfg, "selfplay_share", 0, 0.99)
-    for name in ("snapshot_every", "imitate", "eval_every"):
+    for name in ("snapshot_every", "exploiters", "imitate", "eval_every"):
         _int(cfg, name, 0, MAX_STEPS)
     _int(cfg, "eval_deals", 1, MAX_DEALS)
     _int(cfg, "final_deals", 0, MAX_DEALS)
@@ -165,6 +168,9 @@ def check(cfg: TrainConfig) -> None:
             raise _bad(name, getattr(cfg, name), "a string")
     if cfg.opponent_share > 0 and not cfg.opponents.strip():
         raise RecipeError("opponent_share above 0 needs opponents (a pool to take those seats)")
+    if cfg.exploiters and any(c in str(cfg.folder) for c in ",="):
+        raise RecipeError(f"exploiters: the out folder {str(cfg.folder)!r} cannot hold ',' or '=' (each round's best "
+                          "response names a model file in it as its opponents)")
     if cfg.imitate and not cfg.magnet:
         raise RecipeError("imitate copies the magnet: give one (magnet = \"heuristic\") or imitate = 0")
     p = cfg.ppo

@@ -120,6 +120,12 @@ class OpponentPool:
         """Fixed agents first, then the snapshots, oldest first."""
         return self.fixed + self.snapshots
 
+    def add_fixed(self, member: PoolMember) -> None:
+        """Add a fixed agent (an exploiter of the learner, :mod:`training.exploiters`) after the others."""
+        if any(m.name == member.name for m in self.members):
+            raise ValueError(f"the pool already has a member {member.name!r}")
+        self.fixed.append(member)
+
     def add_snapshot(self, name: str, agent: Agent) -> None:
         """Add a frozen copy of the learner (dropping the oldest beyond ``max_snapshots``)."""
         self.snapshots = (self.snapshots + [PoolMember(name, agent, 1.0, snapshot=True)])[-self.max_snapshots:]

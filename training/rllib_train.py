@@ -39,7 +39,8 @@ ENV_NAME = "cardgym-vector"
 def ignored(cfg: TrainConfig) -> list[str]:
     """The settings of ``cfg`` only the cardgym learner uses, where they ask for something."""
     asked = {"imitate": cfg.imitate, "magnet": cfg.magnet, "snapshot_every": cfg.snapshot_every,
-             "resume": cfg.resume, "opponent_share": cfg.opponent_share, "advisor": cfg.advisor,
+             "exploiters": cfg.exploiters, "resume": cfg.resume, "opponent_share": cfg.opponent_share,
+             "advisor": cfg.advisor,
              "ppo.advice_gain": cfg.ppo.advice_gain}
     return [name for name, value in asked.items() if value]
 

@@ -18,15 +18,17 @@ The loop, top to bottom (CleanRL's shape, over the batched core):
    Every ``snapshot_every`` decisions a frozen copy of the learner joins the pool and becomes the magnet (so the
    agent starts at the heuristic and is free to leave it); every ``eval_every`` decisions the learner is measured
    against each fixed member (:mod:`training.pool_eval`), which sets the pool's league weights, and a checkpoint is
-   written.
+   written; every ``exploiters`` decisions a best response to the learner joins the pool as a fixed member
+   (:mod:`training.exploiters`).
 4. Save ``model.zip``, play the closing table (:mod:`training.closing`) and write ``results.json`` and
    ``learning_curve.png``.
 
 Everything a run writes is in ``out``: ``model.zip`` (plays as ``ppo:``), ``checkpoint.zip`` (the policy, its
 optimiser state and the run's progress: resumable), ``snapshots/`` (the pool's snapshots, model files),
-``results.json``, ``learning_curve.png``. A resumed run goes on with the checkpoint's network, optimiser, curve,
-league weights, snapshots and magnet, under the config given (its network settings are the file's); its tables are
-dealt afresh from a seed that depends on the run's seed and progress.
+``exploiters/`` (each exploiter round's target and best response), ``results.json``, ``learning_curve.png``. A
+resumed run goes on with the checkpoint's network, optimiser, curve, league weights, snapshots, exploiters and magnet,
+under the config given (its network settings are the file's); its tables are dealt afresh from a seed that depends on
+the run's seed and progress.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from training.advantages import seat_gae
 from training.closing import closing_fields, closing_table, plot_curve
 from training.config import TrainConfig
 from training.evaluate import UNITS, fields_table
+from training.exploiters import exploiter_round, resumed
 from training.imitation import imitate
 from training.magnet import AgentMagnet, PolicyMagnet
 from training.opponent_pool import OpponentPool, parse_opponents
@@ -82,6 +85,8 @@ class Progress:
     """The league's measure of each fixed pool member (:meth:`training.opponent_pool.OpponentPool.set_ahead`)."""
     snapshots: list[str] = dataclasses.field(default_factory=list)
     """The pool's snapshots, oldest first; the last is the magnet once there is one."""
+    exploiters: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    """The exploiter rounds played, oldest first (:func:`training.exploiters.exploiter_round`'s records)."""
     imitation: dict[str, float] = dataclasses.field(default_factory=dict)
     """The imitation's last accuracy and losses."""
 
@@ -99,7 +104,11 @@ def read_progress(meta: dict[str, Any], path: str | Path) -> Progress:
     if not isinstance(snapshots, list) or not all(isinstance(s, str) and SNAPSHOT_NAME.fullmatch(s)
                                                   for s in snapshots):
         raise ModelFileError(f"{where(path)}: {METADATA_NAME} train.snapshots must be a list of names self@N")
+    exploiters = section.get("exploiters", [])  # a checkpoint of a run without exploiter rounds may not name them
+    if not isinstance(exploiters, list):
+        raise ModelFileError(f"{where(path)}: {METADATA_NAME} train.exploiters must be a list of records")
     progress.curve, progress.ahead, progress.snapshots = curve, {k: float(v) for k, v in ahead.items()}, snapshots
+    progress.exploiters = exploiters
     return progress
 
 
@@ -123,9 +132,12 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         folder = Path(cfg.resume).parent / "snapshots"
         for name in progress.snapshots:
             pool.add_snapshot(name, PPOAgent.snapshot(game, load_policy(folder / f"{name}.zip", game)))
+        for member in resumed(Path(cfg.resume).parent, out, progress.exploiters, game, Path(cfg.resume)):
+            pool.add_fixed(member)
     else:
         policy = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed, cfg.advisor, p.advice_gain)
         progress = Progress()
+    resumed_rounds = list(progress.exploiters)
     pool.set_ahead(progress.ahead)
     out.mkdir(parents=True, exist_ok=True)
 
@@ -157,6 +169,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     loop0 = time.perf_counter()  # progress lines give the rate of the PPO phase (imitation excluded)
     next_snapshot = _next(progress.decisions, cfg.snapshot_every)
     next_eval = _next(progress.decisions, cfg.eval_every)
+    next_exploiter = _next(progress.decisions, cfg.exploiters)
     unit = UNITS.get(game.name, "reward")
 
     def timed_update(batch: Batch, magnet: AgentMagnet | PolicyMagnet | None) -> dict[str, float]:
@@ -200,6 +213,14 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                         magnet = PolicyMagnet(pool.snapshots[-1].agent.policy, name)
                         rollout.drop_magnet()
                     rollout.set_opponents([m.agent for m in pool.members], pool.weights())
+                if next_exploiter and progress.decisions >= next_exploiter and progress.decisions < cfg.decisions:
+                    next_exploiter = _next(progress.decisions, cfg.exploiters)
+                    member, record = exploiter_round(cfg, game, policy, progress.decisions, log)
+                    pool.add_fixed(member)
+                    progress.exploiters.append(record)
+                    evaluator = evaluator or PoolEvaluator(game, pool, cfg.eval_deals, cfg.seed)
+                    evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
+                    next_eval = _next(progress.decisions, cfg.eval_every)  # just measured
                 if next_eval and progress.decisions >= next_eval and progress.decisions < cfg.decisions:
                     next_eval = _next(progress.decisions, cfg.eval_every)
                     evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
@@ -208,7 +229,9 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                 break
             running = updater.submit(timed_update, batch, magnet), (size, returns)
             collected += size
-    train_wall, train_cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    this_run = progress.exploiters[len(resumed_rounds):]  # the learner's own time: without this run's rounds
+    train_wall = time.perf_counter() - wall0 - sum(r["seconds"] for r in this_run)
+    train_cpu = time.process_time() - cpu0 - sum(r["cpu_seconds"] for r in this_run)
     evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
 
     # 4. the model, the closing table, the results
@@ -226,7 +249,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         "config": dataclasses.asdict(cfg), "decisions": progress.decisions, "updates": progress.updates,
         "train_seconds": round(train_wall, 1), "train_cpu_seconds": round(train_cpu, 1),
         "decisions_per_second": round(trained / train_wall) if train_wall else None,
-        "imitation": progress.imitation, "time": watch.table(),
+        "imitation": progress.imitation, "exploiters": progress.exploiters, "time": watch.table(),
         "pool": [{"name": m.name, "weight": round(w, 4)} for m, w in zip(pool.members, pool.weights(), strict=True)],
         "fields": [{**r.to_dict(), "seen": notes[r.field]} for r in rows],
         "beats_heuristic_in_every_field": bool(rows) and all(r.beats for r in rows),
