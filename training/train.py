@@ -200,7 +200,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                                        "return": round(float(done_returns.mean()), 4) if done_returns.size else None,
                                        **{k: round(v, 5) for k, v in stats.items()}})
                 if progress.updates % PROGRESS_EVERY == 0:
-                    rate = (progress.decisions - start) / (time.perf_counter() - loop0)
+                    rounds = sum(r["seconds"] for r in progress.exploiters[len(resumed_rounds):])
+                    rate = (progress.decisions - start) / (time.perf_counter() - loop0 - rounds)
                     log(f"{progress.decisions:>12,} decisions: {rate:,.0f}/s, {progress.curve[-1]['return']} "
                         f"{unit}/episode against the pool")
                 if next_snapshot and progress.decisions >= next_snapshot:
