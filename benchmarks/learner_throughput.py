@@ -4,10 +4,11 @@ its time goes, and SB3's MaskablePPO on the batched vector env in the same run.
     python -m benchmarks.learner_throughput --recipe recipes/tripoli.toml
 
 For each torch thread count (``--threads``, default 1: the update already runs in a thread of its own beside the
-collection, so one torch thread keeps two cores busy): one small warm-up run (loads the compiled kernels), then the
-recipe's training for ``--updates`` updates of ``tables x rollout_steps`` decisions, with no imitation, periodic
-evaluation or closing table (their time is not the learner's) and a snapshot after every update (so from the second
-update on the pool holds snapshots of the learner and the magnet is one, as in most of a real run). It is timed in
+collection, so one torch thread keeps two cores busy): a warm-up run of five small updates, each followed by an
+evaluation of one deal group and so by a snapshot (it loads the compiled kernels and leaves the pool holding five
+snapshots of the learner, the last the magnet, as in most of a real run), then the recipe's training resumed from its
+checkpoint for ``--updates`` updates of ``tables x rollout_steps`` decisions, with no imitation, periodic evaluation
+or closing table (their time is not the learner's; without evaluations, no new snapshots either). It is timed in
 wall-clock and in CPU seconds of this process (``time.process_time``: every thread), with the trainer's own sections
 (observation, the pool's inference at its seats, policy inference, the magnet's reference, core step, bookkeeping,
 advantages and batch, PPO update), each in CPU seconds of the thread that runs it (so the update's, beside the
@@ -26,6 +27,7 @@ import dataclasses
 import os
 import platform
 import time
+from pathlib import Path
 from typing import Any
 
 import torch as th
@@ -36,30 +38,36 @@ from benchmarks.train_throughput import make_model
 from envs.registry import make_game
 from training.config import TrainConfig, load_recipe
 from training.sb3_vec_env import CardVecEnv
-from training.train import train
+from training.train import MAX_SNAPSHOTS, train
 
 QUIET = {"imitate": 0, "eval_every": 0, "final_deals": 0}
 """What the timed runs leave out of the recipe: imitation, periodic evaluation, closing table (not the learner's)."""
+WARM_UP = {"tables": 16, "rollout_steps": 4, "minibatch_size": 32}
+"""The warm-up run's PPO settings: updates of 64 decisions."""
 UPDATE_THREAD = ("PPO update", "snapshot magnet")
 """The trainer's sections that run in the update's thread, beside the collection (:mod:`training.train`)."""
 
 
-def measure_learner(cfg: TrainConfig) -> dict[str, Any]:
-    """``train(cfg)`` after a warm-up run of one small update: decisions per second (wall and CPU) of the loop (the
-    trainer's ``train_seconds``: setup, the last evaluation and saving excluded) and each section's share of the CPU
-    time of the timed sections."""
+def measure_learner(cfg: TrainConfig, snapshots: bool) -> dict[str, Any]:
+    """``train(cfg)`` resumed from a warm-up run of small updates (with ``snapshots``, one snapshot after each of
+    :data:`~training.train.MAX_SNAPSHOTS` updates; else one update): decisions per second (wall and CPU) of the loop
+    (the trainer's ``train_seconds``: setup, the last evaluation and saving excluded) and each section's share of the
+    CPU time of the timed sections."""
     quiet = lambda _line: None  # noqa: E731
-    warm = dataclasses.replace(cfg, decisions=1, out=cfg.out + "-warmup",
-                               ppo=dataclasses.replace(cfg.ppo, tables=16, rollout_steps=4, minibatch_size=32))
-    train(warm, log=quiet)
-    result = train(cfg, log=quiet)
-    n, sections = result["decisions"], result["time"]
+    batch = WARM_UP["tables"] * WARM_UP["rollout_steps"]
+    warm = dataclasses.replace(cfg, decisions=MAX_SNAPSHOTS * batch if snapshots else 1,
+                               eval_every=batch if snapshots else 0, eval_deals=1, out=cfg.out + "-warmup",
+                               ppo=dataclasses.replace(cfg.ppo, **WARM_UP))
+    before = train(warm, log=quiet)
+    result = train(dataclasses.replace(cfg, decisions=before["decisions"] + cfg.decisions,
+                                       resume=str(Path(warm.out) / "checkpoint.zip")), log=quiet)
+    n, sections = result["decisions"] - before["decisions"], result["time"]
     loop = {name: s for name, s in sections.items() if name not in ("evaluation", "checkpoint")}
     cpu = sum(s["cpu_seconds"] for s in loop.values())
     beside = sum(loop[name]["cpu_seconds"] for name in UPDATE_THREAD if name in loop)
     shares = {name: {**s, "cpu_share": round(s["cpu_seconds"] / cpu, 4),
                      "cpu_us_per_decision": round(1e6 * s["cpu_seconds"] / n, 2)} for name, s in loop.items()}
-    return {"decisions": n, "updates": result["updates"], "wall_seconds": result["train_seconds"],
+    return {"decisions": n, "updates": result["updates"] - before["updates"], "wall_seconds": result["train_seconds"],
             "cpu_seconds": result["train_cpu_seconds"], "decisions_per_second": round(n / result["train_seconds"]),
             "decisions_per_cpu_second": round(n / result["train_cpu_seconds"]),
             "update_alone_decisions_per_cpu_second": round(n / sections["PPO update"]["cpu_seconds"]),
@@ -98,10 +106,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         batch = recipe.ppo.tables * recipe.ppo.rollout_steps
         budget = args.updates * batch
         cfg = dataclasses.replace(recipe, **QUIET, decisions=budget,
-                                  snapshot_every=batch if recipe.snapshot_every else 0,
                                   out=str(results_dir(False) / "learner_throughput_run"), seed=args.seed,
                                   ppo=dataclasses.replace(recipe.ppo, threads=threads))
-        result["learner"][f"{threads}_threads"] = measure_learner(cfg)
+        result["learner"][f"{threads}_threads"] = measure_learner(cfg, snapshots=bool(recipe.eval_every))
     result["sb3_anchor"] = measure_sb3(recipe.game, recipe.players, args.sb3_tables, args.sb3_steps, args.seed,
                                        args.threads[0])
     result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]

@@ -5,7 +5,7 @@ single-table gymnasium envs over the PettingZoo face (same game, same opponents,
 
 Measures learner decisions per second of ``model.learn`` (rollouts and updates: what training costs) and then of
 the rollouts alone (the policy acting, no updates); with ``--rllib-runners N …`` also RLlib's PPO (``cardgym train
---engine rllib``: the same tables, policy layers and PPO settings) on a local Ray with N env runners each (Ray's
+--engine rllib:N``: the same tables, policy layers and PPO settings) on a local Ray with N env runners each (Ray's
 start-up and the algorithm's build timed apart), and writes
 ``train_throughput_<game>.json`` in ``runs/benchmarks/`` (``--commit``: ``benchmarks/results/``).
 :class:`SingleAgentTable` is the baseline: one table of
@@ -126,13 +126,13 @@ def measure_rllib(game_name: str, players: int, opponent: str, tables: int, step
     from training.config import PPOConfig, TrainConfig
     from training.rllib_train import rllib_config
 
-    cfg = TrainConfig(game=game_name, players=players, opponents=opponent, seed=seed,
+    cfg = TrainConfig(game=game_name, players=players, opponents=opponent, seed=seed, engine=f"rllib:{runners}",
                       ppo=PPOConfig(tables=tables, rollout_steps=32, minibatch_size=2048, epochs=4,
                                     learning_rate=5e-4))
     t0 = time.perf_counter()
     ray.init(include_dashboard=False, log_to_driver=False)
     try:
-        algo = rllib_config(cfg, runners).build_algo()
+        algo = rllib_config(cfg).build_algo()
         startup = time.perf_counter() - t0
         done = int(algo.train()["env_runners"]["num_env_steps_sampled_lifetime"])
         t1, first = time.perf_counter(), done
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=1, help="torch threads (as cardgym train)")
     p.add_argument("--rllib-runners", type=int, nargs="*", default=[], metavar="N",
-                   help="also time RLlib's PPO (cardgym train --engine rllib) with N env runners, for each N given")
+                   help="also time RLlib's PPO (cardgym train --engine rllib:N) with N env runners, for each N given")
     p.add_argument("--note", default="", help="a note stored with the result (e.g. the machine's load)")
     p.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
     args = p.parse_args(argv)

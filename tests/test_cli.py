@@ -118,8 +118,8 @@ BAD = [
     (["train", "--eval-every", "-1"], "eval_every must be an integer from 0 to 1,000,000,000,000"),
     (["train", "--eval-deals", "0"], "eval_deals must be an integer from 1 to 10,000,000"),
     (["train", "--final-deals", "-5"], "final_deals must be an integer from 0 to 10,000,000"),
-    (["train", "--snapshot-every", HUGE], "snapshot_every must be an integer from 0 to 1,000,000,000,000"),
-    (["train", "--env-runners", "257"], "env_runners must be an integer from 1 to 64"),
+    (["train", "--eval-every", HUGE], "eval_every must be an integer from 0 to 1,000,000,000,000"),
+    (["train", "--engine", "rllib:257"], "engine must be cardgym, rllib or rllib:N (N env runners from 1 to 64)"),
     (["train", "--opponents", "styles:1000000000000=1"], "styles:N needs a number of players N from 1 to 64"),
     (["train", "--opponents", "heuristic,careless-bots:65=2"], "careless-bots:N needs a number of players N from 1 "
                                                                 "to 64"),

@@ -19,7 +19,7 @@ from training.evaluate import evaluate
 from training.train import train
 
 TINY = PPOConfig(tables=16, rollout_steps=8, minibatch_size=64, features_dim=32, net_arch=(16,))
-QUIET = dict(imitate=0, eval_every=0, eval_deals=8, final_deals=0, snapshot_every=0)
+QUIET = dict(imitate=0, eval_every=0, eval_deals=8, final_deals=0)
 
 
 def tiny(tmp_path, **changes) -> TrainConfig:
@@ -27,8 +27,7 @@ def tiny(tmp_path, **changes) -> TrainConfig:
 
 
 def test_a_tiny_run_writes_a_model_that_plays_as_ppo(tmp_path):
-    cfg = tiny(tmp_path, game="flipflop", imitate=500, snapshot_every=200, eval_every=200, final_deals=8,
-               opponents="zoo=1")
+    cfg = tiny(tmp_path, game="flipflop", imitate=500, eval_every=200, final_deals=8, opponents="zoo=1")
     results = train(cfg, log=lambda _line: None)
     out = tmp_path / "run"
     assert results["decisions"] >= 300 and results["model"] == str(out / "model.zip")
@@ -74,7 +73,7 @@ def test_a_tiny_run_learns_to_beat_random_at_tripoli(tmp_path):
 def test_a_seed_gives_the_same_run_whatever_the_threads_timing(tmp_path):
     """The update runs in a thread of its own beside the collection: the same seed still gives the same numbers (a
     busy machine, where the two threads interleave differently, included: one run is slowed by a third thread)."""
-    cfg = tiny(tmp_path, decisions=640, snapshot_every=256, opponents="heuristic,random", opponent_share=0.5)
+    cfg = tiny(tmp_path, decisions=640, eval_every=256, opponents="heuristic,random", opponent_share=0.5)
     first = train(cfg, log=lambda _line: None)
     busy = threading.Event()
     spin = threading.Thread(target=lambda: [sum(range(1000)) for _ in iter(busy.is_set, True)], daemon=True)
@@ -86,21 +85,23 @@ def test_a_seed_gives_the_same_run_whatever_the_threads_timing(tmp_path):
     assert again["curve"] == first["curve"] and len(first["curve"]) >= 4
 
 
-def test_the_magnet_moves_to_each_snapshot(tmp_path):
-    cfg = tiny(tmp_path, decisions=384, snapshot_every=128, opponents="heuristic", opponent_share=0.5)
+def test_every_evaluation_saves_a_snapshot_and_the_magnet_moves_to_it(tmp_path):
+    cfg = tiny(tmp_path, decisions=384, eval_every=128, opponents="heuristic", opponent_share=0.5)
     results = train(cfg, log=lambda _line: None)
     snapshots = read_metadata(tmp_path / "run" / "checkpoint.zip")["train"]["snapshots"]
     assert len(snapshots) == 3 and all(s.startswith("self@") for s in snapshots)
     assert [p["name"] for p in results["pool"]][1:] == snapshots  # the heuristic, then the snapshots
+    measured = [f"self@{point['decisions']}" for point in results["curve"] if "fields" in point]
+    assert measured == snapshots  # an evaluation at every snapshot (the last one after the loop)
     kls = [point["magnet_kl"] for point in results["curve"]]
     assert kls[0] > 0.5 and min(kls[1:]) < kls[0] / 2, kls  # far from the heuristic at first, then near itself
 
 
 def test_a_resumed_run_goes_on_from_the_checkpoint(tmp_path):
-    first = train(tiny(tmp_path, decisions=256, snapshot_every=128, eval_every=128, opponents="random"),
+    first = train(tiny(tmp_path, decisions=256, eval_every=128, opponents="random"),
                   log=lambda _line: None)
     checkpoint = tmp_path / "run" / "checkpoint.zip"
-    more = train(tiny(tmp_path, decisions=512, snapshot_every=128, eval_every=128, opponents="random",
+    more = train(tiny(tmp_path, decisions=512, eval_every=128, opponents="random",
                       resume=str(checkpoint), out=str(tmp_path / "more")), log=lambda _line: None)
     assert more["decisions"] >= 512 and more["curve"][:len(first["curve"])] == first["curve"]
     assert more["updates"] == len(more["curve"]) > first["updates"]
@@ -148,10 +149,17 @@ def test_help_names_every_field_with_its_docstring(capsys):
     with pytest.raises(SystemExit):
         cli_main(["train", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for flag in ("--recipe", "--decisions", "--opponent-share", "--snapshot-every", "--magnet", "--learning-rate",
+    for flag in ("--recipe", "--decisions", "--opponent-share", "--eval-every", "--magnet", "--learning-rate",
                  "--magnet-coef", "--net-arch", "--threads", "--engine"):
         assert flag in text, flag
+    assert "--snapshot-every" not in text and "--env-runners" not in text  # merged into --eval-every and --engine
     assert "Learner decisions to train on (the budget" in text and "Adam's learning rate. (default: 0.0003)" in text
+    assert "saves a snapshot that joins the pool and becomes the magnet" in text and "rllib:N" in text
+
+
+def test_the_engine_names_rllibs_env_runners():
+    engines = ("cardgym", "rllib", "rllib:1", "rllib:64")
+    assert [TrainConfig(engine=engine).env_runners for engine in engines] == [0, 1, 1, 64]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -167,6 +175,12 @@ def test_help_names_every_field_with_its_docstring(capsys):
     (["--advice-gain", "--advisor", ""], "ppo.advice_gain adds to the advised action's logit: give an advisor"),
     (["--opponents", "", "--opponent-share", "0.5"], "opponent_share above 0 needs opponents"),
     (["--exploiters", "-1"], "exploiters must be an integer from 0"),
+    (["--engine", "rllib:0"], "engine must be cardgym, rllib or rllib:N (N env runners from 1 to 64), got 'rllib:0'"),
+    (["--engine", "rllib:65"], "engine must be cardgym, rllib or rllib:N"),
+    (["--engine", "rllib:two"], "engine must be cardgym, rllib or rllib:N"),
+    (["--engine", "torch"], "engine must be cardgym, rllib or rllib:N"),
+    (["--snapshot-every", "5"], "unrecognized arguments: --snapshot-every 5"),
+    (["--env-runners", "2"], "unrecognized arguments: --env-runners 2"),
     (["--exploiters", "128", "--out", "a,b"], "exploiters: the out folder 'a,b' cannot hold ',' or '='"),
     (["--recipe", "no-such.toml"], "recipe no-such.toml: no such file"),
     (["--resume", "no-such.zip"], "--resume no-such.zip: no such file"),
@@ -190,6 +204,9 @@ def test_bad_settings_are_refused_in_one_line_before_anything_is_written(argv, m
     ("game = [", "not TOML"),
     ("[ppo]\nnet_arch = [\"wide\"]", "ppo.net_arch must be a list of layer widths"),
     ("[ppo]\nadvice_gain = 1", "ppo.advice_gain must be true or false, got 1"),
+    ("snapshot_every = 5", "setting 'snapshot_every' is gone: merged into eval_every"),
+    ("env_runners = 2", "setting 'env_runners' is gone: merged into engine (\"rllib:N\" for N env runners)"),
+    ("engine = \"rllib:100\"", "engine must be cardgym, rllib or rllib:N"),
 ])
 def test_a_bad_recipe_is_refused_in_one_line(text, message, tmp_path):
     path = tmp_path / "bad.toml"

@@ -4,7 +4,7 @@
     cardgym train --recipe recipes/triolet.toml         # a recipe file (its fields, PPO's under [ppo])
     cardgym train --recipe recipes/tripoli.toml --seed 1 --decisions 2000000 --learning-rate 1e-4
     cardgym train --recipe recipes/tripoli.toml --resume runs/tripoli/checkpoint.zip
-    cardgym train --engine rllib --env-runners 4 --out runs/rllib   # RLlib's PPO: pip install -e ".[rllib]"
+    cardgym train --engine rllib:4 --out runs/rllib        # RLlib's PPO, 4 env runners: pip install -e ".[rllib]"
 
 Every option is a field of :class:`training.config.TrainConfig` (PPO's of :class:`training.config.PPOConfig`); an
 option given on the command line replaces the recipe's value, and a field the recipe leaves out keeps the default
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> None:
     if cfg.resume and not Path(cfg.resume).is_file():
         raise CommandError(f"--resume {cfg.resume}: no such file")
     check_output_folder(cfg.folder, "--out")
-    if cfg.engine == "rllib":
+    if cfg.env_runners:
         run_rllib(cfg)
         return
     with needs_extra("training"):

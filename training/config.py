@@ -17,8 +17,11 @@ from typing import Any, Literal
 
 from training.limits import MAX_DEALS, MAX_MINUTES, MAX_STEPS, MAX_TABLES
 
-ENGINES = ("cardgym", "rllib")
-"""Who runs PPO: this project's learner (:mod:`training.train`) or RLlib on Ray (:mod:`training.rllib_train`)."""
+MAX_ENV_RUNNERS = 64
+"""RLlib's env-runner processes at most (``engine = "rllib:N"``)."""
+MERGED = {"snapshot_every": "eval_every (every evaluation also saves a snapshot)",
+          "env_runners": 'engine ("rllib:N" for N env runners)'}
+"""Settings of earlier recipes that another one took over → that one: a recipe naming them is refused, saying so."""
 
 
 class RecipeError(ValueError):
@@ -93,8 +96,6 @@ class TrainConfig:
     seat)."""
     selfplay_share: float = 0.2
     """Share of the pool's seats taken by snapshots of the learner once there are any."""
-    snapshot_every: int = 1_000_000
-    """Learner decisions between snapshots: each joins the pool and becomes the magnet (0: no snapshots)."""
     exploiters: int = 0
     """Learner decisions between exploiter rounds (0: none): a best response to the learner, trained as long by
     ``cardgym exploit``'s method, joins the pool each round (:mod:`training.exploiters`)."""
@@ -105,18 +106,17 @@ class TrainConfig:
     magnet: str = "heuristic"
     """Agent spec of the first magnet (the KL term's reference) and the imitation's teacher (``""``: none)."""
     eval_every: int = 1_000_000
-    """Learner decisions between evaluations against the pool (they set its weights and write a checkpoint)."""
+    """Learner decisions between evaluations; each evaluates the learner against the pool (setting its weights),
+    saves a snapshot that joins the pool and becomes the magnet, and writes a checkpoint (0: none)."""
     eval_deals: int = 400
     """Duplicate deals per pool member in each evaluation."""
     final_deals: int = 4_000
     """Duplicate deals per field of the closing table."""
     resume: str = ""
     """A checkpoint (``out/checkpoint.zip``) to go on from (``""``: a fresh run)."""
-    engine: Literal["cardgym", "rllib"] = "cardgym"
-    """``cardgym``: this project's learner; ``rllib``: RLlib's PPO on Ray (extra cardgym[rllib]; one learner seat per
-    table, no imitation, snapshots or magnet)."""
-    env_runners: int = 1
-    """RLlib's env-runner processes (engine rllib)."""
+    engine: str = "cardgym"
+    """``cardgym``: this project's learner; ``rllib``: RLlib's PPO on Ray with one env-runner process, ``rllib:N``
+    with N from 1 to 64 (extra cardgym[rllib]; one learner seat per table, no imitation, snapshots or magnet)."""
     ppo: PPOConfig = dataclasses.field(default_factory=PPOConfig)
     """PPO's settings."""
 
@@ -127,6 +127,22 @@ class TrainConfig:
     def folder(self) -> Path:
         """Where the run writes: ``out``, or ``runs/<game>``."""
         return Path(self.out or f"runs/{self.game}")
+
+    @property
+    def env_runners(self) -> int:
+        """RLlib's env-runner processes that ``engine`` asks for (0: the cardgym learner)."""
+        return parse_engine(self.engine)
+
+
+def parse_engine(engine: Any) -> int:
+    """The env-runner processes ``engine`` asks for: 0 for ``cardgym``, 1 for ``rllib``, N for ``rllib:N``; raises
+    :class:`RecipeError` (one line) for any other value."""
+    if engine in ("cardgym", "rllib"):
+        return 0 if engine == "cardgym" else 1
+    count = engine.removeprefix("rllib:") if isinstance(engine, str) and engine.startswith("rllib:") else ""
+    if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_ENV_RUNNERS):
+        raise _bad("engine", engine, f"cardgym, rllib or rllib:N (N env runners from 1 to {MAX_ENV_RUNNERS})")
+    return int(count)
 
 
 def _bad(name: str, value: Any, allowed: str) -> RecipeError:
@@ -150,19 +166,17 @@ def check(cfg: TrainConfig) -> None:
     """Raise :class:`RecipeError` (one line) for a setting out of its range."""
     if cfg.game not in ("tripoli", "triolet", "flipflop"):
         raise _bad("game", cfg.game, "tripoli, triolet or flipflop")
-    if cfg.engine not in ENGINES:
-        raise _bad("engine", cfg.engine, " or ".join(ENGINES))
+    parse_engine(cfg.engine)  # raises for a bad one
     _int(cfg, "players", 2, 8)
     _int(cfg, "decisions", 1, MAX_STEPS)
     _float(cfg, "minutes", 0, MAX_MINUTES)
     _int(cfg, "seed", 0, 2**32 - 1)
     _float(cfg, "opponent_share", 0, 1)
     _float(cfg, "selfplay_share", 0, 0.99)
-    for name in ("snapshot_every", "exploiters", "imitate", "eval_every"):
+    for name in ("exploiters", "imitate", "eval_every"):
         _int(cfg, name, 0, MAX_STEPS)
     _int(cfg, "eval_deals", 1, MAX_DEALS)
     _int(cfg, "final_deals", 0, MAX_DEALS)
-    _int(cfg, "env_runners", 1, 64)
     for name in ("out", "opponents", "advisor", "magnet", "resume"):
         if not isinstance(getattr(cfg, name), str):
             raise _bad(name, getattr(cfg, name), "a string")
@@ -204,6 +218,9 @@ def _fields(cls: type) -> dict[str, Any]:
 
 def _build(cls: type, table: dict[str, Any], where: str) -> Any:
     known = _fields(cls)
+    merged = sorted(set(table) & set(MERGED)) if cls is TrainConfig else []
+    if merged:
+        raise RecipeError(f"{where}: setting {merged[0]!r} is gone: merged into {MERGED[merged[0]]}")
     unknown = sorted(set(table) - set(known))
     if unknown:
         raise RecipeError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(known)})")

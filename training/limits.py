@@ -20,7 +20,7 @@ MAX_SHARD_GROUPS = 4_096
 MAX_STEPS = 10**12
 """Learner decisions: ``--steps``, ``--imitate``, ``--eval-every``, ``--selfplay-every``, ``--checkpoint-every``."""
 MAX_WORKERS = 256
-"""Local worker processes (``--workers``) or RLlib env runners (``--env-runners``)."""
+"""Local worker processes (``--workers``)."""
 MAX_SNAPSHOT_FIELDS = 64
 """Earlier snapshots of the learner added to the closing table (``--snapshot-fields``)."""
 MAX_FAMILY_MEMBERS = 64

@@ -1,16 +1,17 @@
 """``cardgym train --engine rllib``: RLlib's PPO (new API stack) on the Gymnasium vector face, for training across
 machines (install the extra: ``pip install -e ".[rllib]"``).
 
-Each RLlib env runner builds one :class:`envs.vector.CardVectorEnv` of ``tables / env_runners`` tables (RLlib's
-single-agent runner takes a ready vector env with ``gym_env_vectorize_mode="vector_entry_point"``; its multi-agent
-runners would step one env per table in Python): one learner seat per table, the fixed agents of ``opponents`` at the
-others, drawn by their weights. The policy is :class:`training.rllib_module.MaskedSymlogModule`, the layers of the
-learner's network (:mod:`training.actor_critic`); at the end its weights are written as an ordinary cardgym model file
-(``out/model.zip``), which ``cardgym eval``, ``play`` and ``league`` load, and the same closing table as the cardgym
-engine's is printed. Ray runs locally unless ``RAY_ADDRESS`` names a cluster (``ray start --head`` on one machine,
-``ray start --address=HEAD:6379`` on the others); the env runners then spread over the cluster's CPUs. This engine
-runs plain PPO: the imitation, the magnet, the snapshots, the league weights and resuming are the cardgym learner's
-(:func:`ignored` names those a config asks for).
+Each RLlib env runner (``engine = "rllib:N"``: N of them) builds one :class:`envs.vector.CardVectorEnv` of
+``tables / N`` tables (RLlib's single-agent runner takes a ready vector env with
+``gym_env_vectorize_mode="vector_entry_point"``; its multi-agent runners would step one env per table in Python): one
+learner seat per table, the fixed agents of ``opponents`` at the others, drawn by their weights. The policy is
+:class:`training.rllib_module.MaskedSymlogModule`, the layers of the learner's network (:mod:`training.actor_critic`);
+at the end its weights are written as an ordinary cardgym model file (``out/model.zip``), which ``cardgym eval``,
+``play`` and ``league`` load, and the same closing table as the cardgym engine's is printed. Ray runs locally unless
+``RAY_ADDRESS`` names a cluster (``ray start --head`` on one machine, ``ray start --address=HEAD:6379`` on the
+others); the env runners then spread over the cluster's CPUs. This engine runs plain PPO: the imitation, the magnet,
+the snapshots, the league weights and resuming are the cardgym learner's (:func:`ignored` names those a config asks
+for).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ ENV_NAME = "cardgym-vector"
 
 def ignored(cfg: TrainConfig) -> list[str]:
     """The settings of ``cfg`` only the cardgym learner uses, where they ask for something."""
-    asked = {"imitate": cfg.imitate, "magnet": cfg.magnet, "snapshot_every": cfg.snapshot_every,
+    asked = {"imitate": cfg.imitate, "magnet": cfg.magnet, "eval_every": cfg.eval_every,
              "exploiters": cfg.exploiters, "resume": cfg.resume, "opponent_share": cfg.opponent_share,
              "advisor": cfg.advisor,
              "ppo.advice_gain": cfg.ppo.advice_gain}
@@ -53,8 +54,8 @@ def make_env(ctx: dict[str, Any]) -> CardVectorEnv:
                          [m.weight for m in members], reward_scale=ctx["reward_scale"])
 
 
-def rllib_config(cfg: TrainConfig, env_runners: int) -> Any:
-    """The ``PPOConfig`` of a run."""
+def rllib_config(cfg: TrainConfig) -> Any:
+    """The ``PPOConfig`` of a run (its ``engine`` is ``rllib`` or ``rllib:N``)."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.tune.registry import register_env
@@ -62,7 +63,7 @@ def rllib_config(cfg: TrainConfig, env_runners: int) -> Any:
     from training.rllib_module import MaskedSymlogModule
 
     p = cfg.ppo
-    runners = max(env_runners, 1)
+    runners = cfg.env_runners
     per_runner = max(p.tables // runners, 1)
     batch = per_runner * runners * p.rollout_steps
     register_env(ENV_NAME, make_env)
@@ -70,7 +71,7 @@ def rllib_config(cfg: TrainConfig, env_runners: int) -> Any:
         PPOConfig()
         .environment(env=ENV_NAME, env_config={"game": cfg.game, "players": cfg.players,
                                                "opponents": cfg.opponents, "reward_scale": p.reward_scale})
-        .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=per_runner,
+        .env_runners(num_env_runners=runners, num_envs_per_env_runner=per_runner,
                      gym_env_vectorize_mode="vector_entry_point", rollout_fragment_length=p.rollout_steps)
         .training(lr=p.learning_rate, gamma=p.gamma, lambda_=p.gae_lambda, clip_param=p.clip_coef,
                   entropy_coeff=p.ent_coef, vf_loss_coeff=p.vf_coef, grad_clip=p.max_grad_norm,
@@ -92,13 +93,13 @@ def export_model(module: Any, cfg: TrainConfig, path: Path, extra: dict[str, Any
     return save_policy(policy, path, game, extra)
 
 
-def train_rllib(cfg: TrainConfig, env_runners: int | None = None) -> dict[str, Any]:
-    """Train ``cfg`` with RLlib's PPO; returns (and writes to ``out/results.json``) the results."""
+def train_rllib(cfg: TrainConfig) -> dict[str, Any]:
+    """Train ``cfg`` (its ``engine`` ``rllib`` or ``rllib:N``) with RLlib's PPO; returns (and writes to
+    ``out/results.json``) the results."""
     import ray
 
     from training.evaluate import UNITS, fields_table
 
-    env_runners = cfg.env_runners if env_runners is None else env_runners
     t0 = time.perf_counter()
     game = make_game(cfg.game, num_players=cfg.players)
     pool = [m.name for m in parse_opponents(cfg.opponents, game)]  # refuse a bad pool before starting Ray
@@ -108,7 +109,7 @@ def train_rllib(cfg: TrainConfig, env_runners: int | None = None) -> dict[str, A
     ray.init(address=address or None, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True,
              runtime_env=None if address is None else {"working_dir": str(Path(__file__).parent.parent)})
     try:
-        algo = rllib_config(cfg, env_runners).build_algo()
+        algo = rllib_config(cfg).build_algo()
         startup_seconds = time.perf_counter() - t0
         t0 = time.perf_counter()  # the time budget counts training, not Ray's start-up (reported apart)
         steps, iterations, curve = 0, 0, []
@@ -137,7 +138,7 @@ def train_rllib(cfg: TrainConfig, env_runners: int | None = None) -> dict[str, A
         if cfg.final_deals else ([], {})
     results = {
         "engine": "rllib",
-        "env_runners": env_runners,
+        "env_runners": cfg.env_runners,
         "ray_address": address,
         "config": dataclasses.asdict(cfg),
         "decisions": steps,

@@ -15,11 +15,10 @@ The loop, top to bottom (CleanRL's shape, over the batched core):
    update refreshes when it ends (so a batch is sampled by the policy of one update before the one it trains, which
    the probability ratio accounts for): the network's work and the bots' and the core's use two cores at once, and
    the run is the same whatever the threads' timing.
-   Every ``snapshot_every`` decisions a frozen copy of the learner joins the pool and becomes the magnet (so the
-   agent starts at the heuristic and is free to leave it); every ``eval_every`` decisions the learner is measured
-   against each fixed member (:mod:`training.pool_eval`), which sets the pool's league weights, and a checkpoint is
-   written; every ``exploiters`` decisions a best response to the learner joins the pool as a fixed member
-   (:mod:`training.exploiters`).
+   Every ``eval_every`` decisions the learner is measured against each fixed member (:mod:`training.pool_eval`),
+   which sets the pool's league weights, a frozen copy of it joins the pool and becomes the magnet (so the agent
+   starts at the heuristic and is free to leave it), and a checkpoint is written; every ``exploiters`` decisions a
+   best response to the learner joins the pool as a fixed member (:mod:`training.exploiters`).
 4. Save ``model.zip``, play the closing table (:mod:`training.closing`) and write ``results.json`` and
    ``learning_curve.png``.
 
@@ -167,7 +166,6 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     generator = th.Generator().manual_seed(cfg.seed + 1 + progress.updates)
     start, deadline = progress.decisions, wall0 + cfg.minutes * 60 if cfg.minutes else None
     loop0 = time.perf_counter()  # progress lines give the rate of the PPO phase (imitation excluded)
-    next_snapshot = _next(progress.decisions, cfg.snapshot_every)
     next_eval = _next(progress.decisions, cfg.eval_every)
     next_exploiter = _next(progress.decisions, cfg.exploiters)
     unit = UNITS.get(game.name, "reward")
@@ -204,8 +202,9 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                     rate = (progress.decisions - start) / (time.perf_counter() - loop0 - rounds)
                     log(f"{progress.decisions:>12,} decisions: {rate:,.0f}/s, {progress.curve[-1]['return']} "
                         f"{unit}/episode against the pool")
-                if next_snapshot and progress.decisions >= next_snapshot:
-                    next_snapshot = _next(progress.decisions, cfg.snapshot_every)
+                evaluation = bool(next_eval) and progress.decisions >= next_eval
+                if evaluation:  # its snapshot first; its measurement below (an exploiter round's, or after the loop)
+                    next_eval = _next(progress.decisions, cfg.eval_every)
                     name = f"self@{progress.decisions}"
                     save_policy(policy, out / "snapshots" / f"{name}.zip", game, {"snapshot_of": str(out)})
                     pool.add_snapshot(name, PPOAgent.snapshot(game, policy))
@@ -221,9 +220,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                     progress.exploiters.append(record)
                     evaluator = evaluator or PoolEvaluator(game, pool, cfg.eval_deals, cfg.seed)
                     evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
-                    next_eval = _next(progress.decisions, cfg.eval_every)  # just measured
-                if next_eval and progress.decisions >= next_eval and progress.decisions < cfg.decisions:
-                    next_eval = _next(progress.decisions, cfg.eval_every)
+                elif evaluation and progress.decisions < cfg.decisions:  # at the end, the one after the loop
                     evaluate_and_save(cfg, game, policy, pool, evaluator, rollout, progress, watch, log, unit)
                 acting.load_state_dict(policy.state_dict())
             if not more:
