@@ -9,7 +9,8 @@ Specs:
 - ``ppo:path/to/model.zip``: a trained model (``agents.ppo.PPOAgent(game, path)``, imported only when asked for:
   it needs the ``train`` extra);
 - ``style:K``: member K of the game's style family (:mod:`agents.styles`: a heuristic with parameters drawn inside
-  the range of the zoo's styles), for diverse training pools; ``careless-style:K``: that member (the heuristic in
+  the range of the zoo's styles), for diverse training pools; ``loose-style:K``: member K of its family of callers
+  (calls looser than any zoo bot's, few and small bets); ``careless-style:K``: that member (the heuristic in
   a game without a family) playing a random legal action at a share of its decisions; ``careless-bot:K``: a zoo
   bot other than ``random`` (bot ``K mod n``) playing a random action at that share;
 - ``search``, ``search:N``, ``search:Nms``: Monte-Carlo search over sampled deals (:mod:`agents.search`; games with a
@@ -133,13 +134,14 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
             return make_search(game, k if spec != "search" else None)
         except BudgetError as e:
             raise AgentSpecError(f"agent {spec!r}: {e}") from None
-    if family in ("style", "careless-style", "careless-bot"):
+    if family in ("style", "loose-style", "careless-style", "careless-bot"):
         if not (k.isascii() and k.isdigit()):
             raise AgentSpecError(f"agent {spec!r}: a {family} player is {family}:K with an integer K ≥ 0, "
                                  f"e.g. {family}:3")
-        from agents.styles import make_careless, make_careless_bot, make_style
+        from agents.styles import make_careless, make_careless_bot, make_loose, make_style
 
-        build = {"style": make_style, "careless-style": make_careless, "careless-bot": make_careless_bot}[family]
+        build = {"style": make_style, "loose-style": make_loose, "careless-style": make_careless,
+                 "careless-bot": make_careless_bot}[family]
         try:
             return build(game, int(k))
         except ValueError as e:

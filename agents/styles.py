@@ -8,6 +8,12 @@ zoo's styles span (between ``tight`` and ``aggressive`` for Tripoli's betting an
 names member K of the game's family, the same on every machine; in ``cardgym train --opponents``, ``styles:N=W``
 puts members 0 … N−1 in the pool, sharing the weight W.
 
+Tripoli's style family lies between the zoo's callers: none of its members calls a bet the pot odds do not pay
+for. A family of callers, ``loose-style:K``, covers the loose-passive corner the zoo leaves empty: a style member's
+draw whose calls are looser than any zoo bot's (margins in :data:`LOOSE_CALLS`), who opens and raises only strong
+hands, with small bets. Against folders a bet on a weak hand pays; against callers it does not, so a pool with both
+asks for bets that hold up at either table. ``loose-styles:N=W`` in ``--opponents`` puts members 0 … N−1 in the pool.
+
 A second family adds carelessness: ``careless-style:K`` is ``style:K`` (the heuristic, in a game without a style
 family) playing a uniformly random legal action at a share of its decisions drawn in :data:`CARELESS_RANGE` (a
 player who misreads a hand, forgets what was played or bets on a whim). Against careful players a bet is a strong
@@ -22,12 +28,12 @@ of the heuristic's in any case, and an agent trained against them alone still re
 the heuristic's (measured: with the careless style family alone in the pool the trained agent ties the held-out
 noisy heuristic; with both careless families it beats it; docs/experiments.md).
 
-The held-out styles of :mod:`agents.heldout` lie outside both families (a looser, bigger bettor; a calling station; a
-tight player with big bets; reckless and hoarding Flip Flop players; a heuristic more random than careful), except
-``aggro-longsuit``, which combines two zoo styles and so is a corner of the Tripoli box, and ``noisy`` (the heuristic
-with a quarter of random moves), which lies inside the careless families' range without being one of their members
-(the careless-bot family's heuristics, members 0, n, 2n …, play it with other shares); the mixed players are not
-heuristics of fixed parameters.
+The held-out styles of :mod:`agents.heldout` lie outside the families (a looser, bigger bettor; a calling station
+whose calls are looser and bets rarer than the loose family's; a tight player with big bets; reckless and hoarding
+Flip Flop players; a heuristic more random than careful), except ``aggro-longsuit``, which combines two zoo styles
+and so is a corner of the Tripoli box, and ``noisy`` (the heuristic with a quarter of random moves), which lies
+inside the careless families' range without being one of their members (the careless-bot family's heuristics,
+members 0, n, 2n …, play it with other shares); the mixed players are not heuristics of fixed parameters.
 """
 
 from __future__ import annotations
@@ -47,6 +53,9 @@ from envs.core.game import BatchedGame, sample_legal
 
 FAMILY_SEED = 20_261_123
 """Seeds every family's draws: ``style:K`` and ``careless-style:K`` are the same players everywhere."""
+LOOSE_CALLS = (-0.2, -0.05)
+"""The loose family's call margins are drawn uniformly in this range: looser than every zoo bot's (``aggressive``
+calls within 0.05 of the pot odds), short of the held-out calling station's (within 0.25)."""
 CARELESS_RANGE = (0.05, 0.4)
 """The share of random moves of the careless family's members is drawn uniformly in this range."""
 
@@ -86,8 +95,20 @@ def _flipflop(rng: np.random.Generator) -> tuple[type, dict]:
     }
 
 
+def _tripoli_loose(rng: np.random.Generator) -> tuple[type, dict]:
+    """A style member's draw, then a caller's betting: calls looser than any zoo bot's (:data:`LOOSE_CALLS`), opens
+    and raises only strong hands, small bets."""
+    base, params = _tripoli(rng)
+    bet_above = _uniform(rng, 0.5, 0.85)
+    params.update(bet_above=bet_above, raise_above=_uniform(rng, max(0.7, bet_above + 0.1), 0.95),
+                  call_margin=_uniform(rng, *LOOSE_CALLS), bet_scale=_uniform(rng, 1.0, 2.0))
+    return base, params
+
+
 FAMILIES = {"tripoli": _tripoli, "flipflop": _flipflop}
 """Game name → the draw of one member's base class and parameters."""
+LOOSE_FAMILIES = {"tripoli": _tripoli_loose}
+"""Game name → the draw of one member of its family of callers (games with a betting stage)."""
 
 
 def style_params(game: str, k: int) -> tuple[type, dict]:
@@ -97,11 +118,26 @@ def style_params(game: str, k: int) -> tuple[type, dict]:
     return FAMILIES[game](np.random.default_rng([FAMILY_SEED, k]))
 
 
+def loose_params(game: str, k: int) -> tuple[type, dict]:
+    """Member ``k`` of ``game``'s family of callers (``ValueError`` for a game without one)."""
+    if game not in LOOSE_FAMILIES:
+        raise ValueError(f"the game {game} has no loose family (games with one: {', '.join(LOOSE_FAMILIES)})")
+    return LOOSE_FAMILIES[game](np.random.default_rng([FAMILY_SEED, k, 2]))
+
+
+def _member(base: type, params: dict, game: BatchedGame, name: str) -> Agent:
+    cls = type(f"{base.__name__}{name.title().replace('-', '').replace(':', '')}", (base,), {**params, "name": name})
+    return cls(game)
+
+
 def make_style(game: BatchedGame, k: int) -> Agent:
     """The agent ``style:k`` for ``game``."""
-    base, params = style_params(game.name, k)
-    cls = type(f"{base.__name__}Style{k}", (base,), {**params, "name": f"style:{k}"})
-    return cls(game)
+    return _member(*style_params(game.name, k), game, f"style:{k}")
+
+
+def make_loose(game: BatchedGame, k: int) -> Agent:
+    """The agent ``loose-style:k`` for ``game``: member ``k`` of its family of callers."""
+    return _member(*loose_params(game.name, k), game, f"loose-style:{k}")
 
 
 class Careless(AgentBase):

@@ -9,9 +9,10 @@ import pytest
 
 from agents.heldout import NoisyHeuristic, SloppyHeuristic, TripoliManiac, TripoliRock, TripoliStation
 from agents.registry import AgentSpecError, make_agent
-from agents.styles import CARELESS_RANGE, FAMILIES, Careless, careless_share, style_params
+from agents.styles import CARELESS_RANGE, FAMILIES, LOOSE_CALLS, Careless, careless_share, loose_params, style_params
 from agents.tripoli_bots import TripoliAggressive, TripoliTight
-from agents.zoo import bot_names
+from agents.tripoli_heuristic import TripoliHeuristic
+from agents.zoo import BOTS, bot_class, bot_names
 from envs.core.game import sample_legal
 from envs.registry import make_game
 from training.evaluate import evaluate
@@ -35,6 +36,29 @@ def test_tripoli_held_out_styles_lie_outside_the_family() -> None:
                    if not min(TripoliTight.__dict__[name], TripoliAggressive.__dict__[name]) <= getattr(style, name)
                    <= max(TripoliTight.__dict__[name], TripoliAggressive.__dict__[name])]
         assert outside, style.name
+
+
+@pytest.mark.parametrize("k", range(40))
+def test_tripoli_loose_members_call_looser_than_every_zoo_bot_and_bet_little(k: int) -> None:
+    base, params = loose_params("tripoli", k)
+    zoo = [bot_class("tripoli", name) for name in BOTS["tripoli"] if name != "random"]
+    assert LOOSE_CALLS[0] <= params["call_margin"] < min(bot.call_margin for bot in zoo)
+    assert TripoliHeuristic.bet_above <= params["bet_above"] < params["raise_above"] <= 0.95
+    assert params["bet_scale"] <= TripoliHeuristic.bet_scale
+    assert TripoliStation.call_margin < LOOSE_CALLS[0] and TripoliStation.bet_above > 0.85  # the station: outside
+    assert loose_params("tripoli", k) == loose_params("tripoli", k) != loose_params("tripoli", k + 1)
+    assert {n: v for n, v in style_params("tripoli", k)[1].items() if n not in BETTING + ("raise_above",)} != {
+        n: v for n, v in params.items() if n not in BETTING + ("raise_above",)}  # a stream of its own
+
+
+def test_loose_members_play_in_pools_and_other_games_refuse_them() -> None:
+    game = make_game("tripoli", 4)
+    pool = parse_opponents("loose-styles:3=1.5,loose-style:7", game)
+    assert [(m.name, m.weight) for m in pool] == [(f"loose-style:{k}", 0.5) for k in range(3)] + [("loose-style:7", 1)]
+    agent = make_agent("loose-style:2", game)
+    assert agent.name == "loose-style:2" and agent.call_margin == loose_params("tripoli", 2)[1]["call_margin"]
+    with pytest.raises(AgentSpecError, match="the game triolet has no loose family"):
+        make_agent("loose-style:0", make_game("triolet", 4))
 
 
 @pytest.mark.parametrize("name", sorted(FAMILIES))

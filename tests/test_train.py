@@ -107,6 +107,11 @@ def test_a_resumed_run_goes_on_from_the_checkpoint(tmp_path):
     assert more["updates"] == len(more["curve"]) > first["updates"]
     kept = read_metadata(checkpoint)["train"]["snapshots"]
     assert len(kept) == 2 and [p["name"] for p in more["pool"]][1:3] == kept  # the checkpoint's snapshots first
+    assert all((tmp_path / "more" / "snapshots" / f"{name}.zip").is_file() for name in kept)  # copied to its folder
+    again = train(tiny(tmp_path, decisions=640, eval_every=128, opponents="random",  # a resume of the resumed run
+                       resume=str(tmp_path / "more" / "checkpoint.zip"), out=str(tmp_path / "again")),
+                  log=lambda _line: None)
+    assert again["curve"][:len(more["curve"])] == more["curve"] and again["decisions"] >= 640
 
 
 def test_exploiter_rounds_put_best_responses_to_the_learner_in_its_pool_and_a_resume_keeps_them(tmp_path):

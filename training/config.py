@@ -89,8 +89,8 @@ class TrainConfig:
     """Folder for the model, checkpoint, snapshots, results and learning curve (``""``: ``runs/<game>``)."""
     opponents: str = "zoo=6,styles:8=3,careless-styles:8=3,careless-bots:5=3"
     """The pool of fixed agents that take opponent seats, comma-separated ``spec=weight``
-    (:mod:`training.opponent_pool`: ``zoo`` stands for the game's zoo, ``styles:N``, ``careless-styles:N`` and
-    ``careless-bots:N`` for N members of a family, sharing the weight)."""
+    (:mod:`training.opponent_pool`: ``zoo`` stands for the game's zoo, ``styles:N``, ``loose-styles:N``,
+    ``careless-styles:N`` and ``careless-bots:N`` for N members of a family, sharing the weight)."""
     opponent_share: float = 0.5
     """Chance that a seat of a new table goes to the pool rather than to the learner (every table keeps one learner
     seat)."""

@@ -18,14 +18,13 @@ MAX_SHARD_GROUPS = 4_096
 """Deal groups per league shard (``--shard-groups``): a shard steps groups × seats tables at once, at most
 4,096 × 9 seats = 36,864, within :data:`MAX_TABLES`."""
 MAX_STEPS = 10**12
-"""Learner decisions: ``--steps``, ``--imitate``, ``--eval-every``, ``--selfplay-every``, ``--checkpoint-every``."""
+"""Learner decisions: ``--decisions``, ``--imitate``, ``--eval-every``, ``--exploiters`` (train), ``--steps``
+(exploit)."""
 MAX_WORKERS = 256
 """Local worker processes (``--workers``)."""
-MAX_SNAPSHOT_FIELDS = 64
-"""Earlier snapshots of the learner added to the closing table (``--snapshot-fields``)."""
 MAX_FAMILY_MEMBERS = 64
-"""Members a family shorthand of ``--opponents`` (``styles:N``, ``careless-styles:N``, ``careless-bots:N``) puts
-in the pool: every member is built, and with ``--league`` every evaluation plays each one."""
+"""Members a family shorthand of ``--opponents`` (``styles:N``, ``loose-styles:N``, ``careless-styles:N``,
+``careless-bots:N``) puts in the pool: every member is built, and every evaluation plays each one."""
 MAX_MINUTES = 100_000.0
 """A training's time budget in minutes (``--minutes``; about ten weeks)."""
 MAX_DELAY = 60.0

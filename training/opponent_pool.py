@@ -43,7 +43,8 @@ class PoolMember:
     """A frozen copy of the learner (self-play) rather than a fixed agent."""
 
 
-FAMILY_MEMBERS = {"styles": "style", "careless-styles": "careless-style", "careless-bots": "careless-bot"}
+FAMILY_MEMBERS = {"styles": "style", "loose-styles": "loose-style", "careless-styles": "careless-style",
+                  "careless-bots": "careless-bot"}
 """``--opponents`` shorthand for a family's first N members → the agent spec of one member (``style:K``)."""
 
 
@@ -52,7 +53,8 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
     game's zoo (:func:`agents.zoo.bot_names`, random and the heuristic among them) sharing the weight ``W``;
     ``styles:N=W`` stands for the members
     ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``, and
-    ``careless-styles:N=W`` and ``careless-bots:N=W`` likewise for ``careless-style:0`` … and ``careless-bot:0`` …
+    ``loose-styles:N=W``, ``careless-styles:N=W`` and ``careless-bots:N=W`` likewise for ``loose-style:0`` …,
+    ``careless-style:0`` … and ``careless-bot:0`` …
     (:mod:`agents.styles`), N from 1 to :data:`~training.limits.MAX_FAMILY_MEMBERS`. Raises
     :class:`~agents.registry.AgentSpecError` (one line) on a bad weight or N, an unknown
     agent, a name given twice, or a pool without a positive weight."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -133,6 +134,10 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
             pool.add_snapshot(name, PPOAgent.snapshot(game, load_policy(folder / f"{name}.zip", game)))
         for member in resumed(Path(cfg.resume).parent, out, progress.exploiters, game, Path(cfg.resume)):
             pool.add_fixed(member)
+        if folder.resolve() != (out / "snapshots").resolve():  # its own checkpoints name them in ``out``
+            (out / "snapshots").mkdir(parents=True, exist_ok=True)
+            for name in progress.snapshots:
+                shutil.copyfile(folder / f"{name}.zip", out / "snapshots" / f"{name}.zip")
     else:
         policy = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed, cfg.advisor, p.advice_gain)
         progress = Progress()
