@@ -9,7 +9,16 @@ import pytest
 
 from agents.heldout import NoisyHeuristic, SloppyHeuristic, TripoliManiac, TripoliRock, TripoliStation
 from agents.registry import AgentSpecError, make_agent
-from agents.styles import CARELESS_RANGE, FAMILIES, LOOSE_CALLS, Careless, careless_share, loose_params, style_params
+from agents.styles import (
+    CARELESS_RANGE,
+    FAMILIES,
+    LOOSE_CALLS,
+    LOOSE_FAMILIES,
+    Careless,
+    careless_share,
+    loose_params,
+    style_params,
+)
 from agents.tripoli_bots import TripoliAggressive, TripoliTight
 from agents.tripoli_heuristic import TripoliHeuristic
 from agents.zoo import BOTS, bot_class, bot_names
@@ -190,6 +199,7 @@ def test_cardgym_agents_lists_the_family_spec_forms_each_game_can_build(name: st
     game = make_game(name, 4)
     forms = [form for form, _ in spec_forms(name) if form.endswith(":K")]
     assert ("style:K" in forms) == (name in FAMILIES) and {"careless-style:K", "careless-bot:K"} <= set(forms)
+    assert ("loose-style:K" in forms) == (name in LOOSE_FAMILIES)
     for form in forms:
         assert make_agent(form.replace(":K", ":3"), game).name == form.replace(":K", ":3")
         assert f"  {form} " in agents_text(name)

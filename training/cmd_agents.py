@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from agents.registry import trained_model
-from agents.styles import CARELESS_RANGE, FAMILIES
+from agents.styles import CARELESS_RANGE, FAMILIES, LOOSE_FAMILIES
 from agents.zoo import BOTS, list_bots
 
 SPEC_FORMS = (
@@ -32,6 +32,9 @@ def spec_forms(game: str) -> list[tuple[str, str]]:
                     ("careless-style:K", f"style:K {careless}")]
     else:
         families = [("careless-style:K", f"the heuristic {careless} (no style family in {game})")]
+    if game in LOOSE_FAMILIES:
+        families.append(("loose-style:K", "member K of the family of callers: calls looser than any zoo bot's, few "
+                                          "and small bets"))
     families.append(("careless-bot:K", "zoo bot K mod n (random left out) with careless-style:K's share of random "
                                        "moves"))
     return [*SPEC_FORMS, *families]
