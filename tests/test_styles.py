@@ -110,7 +110,7 @@ def test_styles_in_an_opponent_pool_share_their_weight() -> None:
 
 
 @pytest.mark.parametrize("spec", ["styles:1000000000000=1", "careless-styles:65", "careless-bots:100=2", "styles:²",
-                                  "styles:" + "9" * 5000, "heuristic,careless-bots:65"])
+                                  "styles:" + "9" * 5000, "heuristic,careless-bots:65", "loose-styles:65"])
 def test_a_family_of_more_than_64_members_is_refused_before_one_is_built(spec: str, monkeypatch) -> None:
     def no_member(*args, **kwargs):
         raise AssertionError("a member was built")
@@ -181,6 +181,8 @@ def test_careless_players_take_random_moves_at_their_share(name: str) -> None:
     ("style:x", "tripoli", "a style player is style:K with an integer K ≥ 0"),
     ("style:-1", "tripoli", "a style player is style:K with an integer K ≥ 0"),
     ("style:2", "triolet", "the game triolet has no style family (games with one: tripoli, flipflop)"),
+    ("loose-style:x", "tripoli", "a loose-style player is loose-style:K with an integer K ≥ 0"),
+    ("loose-style:1", "flipflop", "the game flipflop has no loose family (games with one: tripoli)"),
     ("careless-style:", "flipflop", "a careless-style player is careless-style:K with an integer K ≥ 0"),
     ("careless-style:1.5", "tripoli", "a careless-style player is careless-style:K with an integer K ≥ 0"),
     ("careless-bot:-2", "triolet", "a careless-bot player is careless-bot:K with an integer K ≥ 0"),
