@@ -8,11 +8,12 @@ zoo's styles span (between ``tight`` and ``aggressive`` for Tripoli's betting an
 names member K of the game's family, the same on every machine; in ``cardgym train --opponents``, ``styles:N=W``
 puts members 0 … N−1 in the pool, sharing the weight W.
 
-Tripoli's style family lies between the zoo's callers: none of its members calls a bet the pot odds do not pay
-for. A family of callers, ``loose-style:K``, covers the loose-passive corner the zoo leaves empty: a style member's
-draw whose calls are looser than any zoo bot's (margins in :data:`LOOSE_CALLS`), who opens and raises only strong
-hands, with small bets. Against folders a bet on a weak hand pays; against callers it does not, so a pool with both
-asks for bets that hold up at either table. ``loose-styles:N=W`` in ``--opponents`` puts members 0 … N−1 in the pool.
+Tripoli's style family calls within the zoo's range: none of its members calls a bet more than 0.05 below what the
+pot odds pay for. A family of callers, ``loose-style:K``, covers the loose-passive corner the zoo leaves empty: a
+style member's draw whose calls are looser than any zoo bot's (margins in :data:`LOOSE_CALLS`), who opens and raises
+only strong hands, with small bets. Against folders a bet on a weak hand pays; against callers it does not, so a pool
+with both asks for bets that hold up at either table. ``loose-styles:N=W`` in ``--opponents`` puts members 0 … N−1
+in the pool.
 
 A second family adds carelessness: ``careless-style:K`` is ``style:K`` (the heuristic, in a game without a style
 family) playing a uniformly random legal action at a share of its decisions drawn in :data:`CARELESS_RANGE` (a
