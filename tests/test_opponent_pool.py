@@ -36,10 +36,13 @@ def test_parse_opponents_names_weights_and_refusals():
     members = parse_opponents("heuristic=3, random, tight=0.5", game)
     assert [(m.name, m.agent.name, m.weight) for m in members] == [
         ("heuristic", "heuristic", 3.0), ("random", "random", 1.0), ("tight", "tight", 0.5)]
+    mixed = parse_opponents("learner=4, heuristic=3, snapshots=2, random", game)  # the learner's seats are no member
+    assert [(m.name, m.weight) for m in mixed] == [("heuristic", 3.0), ("random", 1.0)]
     for spec, message in (("heuristic=x", "must be a number"), ("heuristic=-1", "non-negative"),
                           ("heuristic=inf", "finite"), ("nobody", "unknown agent"),
                           ("heuristic,heuristic=2", "given twice"), ("heuristic=0", "positive weight"),
-                          ("", "comma-separated")):
+                          ("", "fixed agent with a positive weight"),
+                          ("learner=2,snapshots=1", "snapshots need a fixed agent")):
         with pytest.raises(ValueError, match=message):
             parse_opponents(spec, game)
 

@@ -64,7 +64,7 @@ def test_tiny_rllib_training_on_local_ray_then_cardgym_eval(tmp_path, capsys) ->
               "--minutes", "0.25", "--final-deals", "60", "--seed", "4", "--out", str(out)])
     printed = capsys.readouterr().out
     assert "advantage over the heuristic" in printed and "env runner(s)" in printed
-    assert "--engine rllib runs plain PPO: imitate, magnet, eval_every, opponent_share" in printed
+    assert "--engine rllib runs plain PPO: imitate, magnet, eval_every, the learner's and snapshots' seats" in printed
     results = json.loads((out / "results.json").read_text())
     assert results["engine"] == "rllib" and results["env_runners"] == 1 and results["decisions"] > 0
     cli_main(["eval", "--game", "tripoli", "--players", "3", "--agents", f"ppo:{out / 'model.zip'}", "heuristic",
@@ -73,7 +73,8 @@ def test_tiny_rllib_training_on_local_ray_then_cardgym_eval(tmp_path, capsys) ->
 
 
 def test_the_settings_rllib_does_not_use_are_named() -> None:
-    assert ignored(TrainConfig()) == ["imitate", "magnet", "eval_every", "opponent_share", "advisor"]
+    assert ignored(TrainConfig()) == ["imitate", "magnet", "eval_every",
+                                      "the learner's and snapshots' seats in opponents", "advisor"]
     assert ignored(TrainConfig(ppo=PPOConfig(advice_gain=True)))[-1] == "ppo.advice_gain"
-    plain = TrainConfig(imitate=0, magnet="", eval_every=0, opponent_share=0.0, advisor="")
+    plain = TrainConfig(imitate=0, magnet="", eval_every=0, opponents="zoo", advisor="")
     assert ignored(plain) == [] and ignored(dataclasses.replace(plain, resume="x.zip")) == ["resume"]

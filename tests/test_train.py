@@ -20,6 +20,8 @@ from training.train import train
 
 TINY = PPOConfig(tables=16, rollout_steps=8, minibatch_size=64, features_dim=32, net_arch=(16,))
 QUIET = dict(imitate=0, eval_every=0, eval_deals=8, final_deals=0)
+MIX = "learner=5,snapshots=1,random=4"
+"""Half the seats the learner's, a tenth its snapshots', the rest random players'."""
 
 
 def tiny(tmp_path, **changes) -> TrainConfig:
@@ -59,7 +61,7 @@ def test_a_tiny_run_learns_to_beat_random_at_tripoli(tmp_path):
     deals)."""
     game = make_game("tripoli", num_players=4)
     ppo = PPOConfig(tables=64, rollout_steps=16, minibatch_size=256)
-    cfg = TrainConfig(decisions=6000, opponents="random", opponent_share=0.75, magnet="", ppo=ppo, **QUIET,
+    cfg = TrainConfig(decisions=6000, opponents="learner=1,random=3", magnet="", ppo=ppo, **QUIET,
                       out=str(tmp_path / "trained"))
     start = train(dataclasses.replace(cfg, decisions=1, out=str(tmp_path / "start"),
                                       ppo=dataclasses.replace(ppo, learning_rate=0.0)), log=lambda _line: None)
@@ -73,7 +75,7 @@ def test_a_tiny_run_learns_to_beat_random_at_tripoli(tmp_path):
 def test_a_seed_gives_the_same_run_whatever_the_threads_timing(tmp_path):
     """The update runs in a thread of its own beside the collection: the same seed still gives the same numbers (a
     busy machine, where the two threads interleave differently, included: one run is slowed by a third thread)."""
-    cfg = tiny(tmp_path, decisions=640, eval_every=256, opponents="heuristic,random", opponent_share=0.5)
+    cfg = tiny(tmp_path, decisions=640, eval_every=256, opponents="learner=2,heuristic,random")
     first = train(cfg, log=lambda _line: None)
     busy = threading.Event()
     spin = threading.Thread(target=lambda: [sum(range(1000)) for _ in iter(busy.is_set, True)], daemon=True)
@@ -86,7 +88,7 @@ def test_a_seed_gives_the_same_run_whatever_the_threads_timing(tmp_path):
 
 
 def test_every_evaluation_saves_a_snapshot_and_the_magnet_moves_to_it(tmp_path):
-    cfg = tiny(tmp_path, decisions=384, eval_every=128, opponents="heuristic", opponent_share=0.5)
+    cfg = tiny(tmp_path, decisions=384, eval_every=128, opponents="learner=5,snapshots=1,heuristic=4")
     results = train(cfg, log=lambda _line: None)
     snapshots = read_metadata(tmp_path / "run" / "checkpoint.zip")["train"]["snapshots"]
     assert len(snapshots) == 3 and all(s.startswith("self@") for s in snapshots)
@@ -98,17 +100,17 @@ def test_every_evaluation_saves_a_snapshot_and_the_magnet_moves_to_it(tmp_path):
 
 
 def test_a_resumed_run_goes_on_from_the_checkpoint(tmp_path):
-    first = train(tiny(tmp_path, decisions=256, eval_every=128, opponents="random"),
+    first = train(tiny(tmp_path, decisions=256, eval_every=128, opponents=MIX),
                   log=lambda _line: None)
     checkpoint = tmp_path / "run" / "checkpoint.zip"
-    more = train(tiny(tmp_path, decisions=512, eval_every=128, opponents="random",
+    more = train(tiny(tmp_path, decisions=512, eval_every=128, opponents=MIX,
                       resume=str(checkpoint), out=str(tmp_path / "more")), log=lambda _line: None)
     assert more["decisions"] >= 512 and more["curve"][:len(first["curve"])] == first["curve"]
     assert more["updates"] == len(more["curve"]) > first["updates"]
     kept = read_metadata(checkpoint)["train"]["snapshots"]
     assert len(kept) == 2 and [p["name"] for p in more["pool"]][1:3] == kept  # the checkpoint's snapshots first
     assert all((tmp_path / "more" / "snapshots" / f"{name}.zip").is_file() for name in kept)  # copied to its folder
-    again = train(tiny(tmp_path, decisions=640, eval_every=128, opponents="random",  # a resume of the resumed run
+    again = train(tiny(tmp_path, decisions=640, eval_every=128, opponents=MIX,  # a resume of the resumed run
                        resume=str(tmp_path / "more" / "checkpoint.zip"), out=str(tmp_path / "again")),
                   log=lambda _line: None)
     assert again["curve"][:len(more["curve"])] == more["curve"] and again["decisions"] >= 640
@@ -154,10 +156,11 @@ def test_help_names_every_field_with_its_docstring(capsys):
     with pytest.raises(SystemExit):
         cli_main(["train", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for flag in ("--recipe", "--decisions", "--opponent-share", "--eval-every", "--magnet", "--learning-rate",
+    for flag in ("--recipe", "--decisions", "--opponents", "--eval-every", "--magnet", "--learning-rate",
                  "--magnet-coef", "--net-arch", "--threads", "--engine"):
         assert flag in text, flag
     assert "--snapshot-every" not in text and "--env-runners" not in text  # merged into --eval-every and --engine
+    assert "--opponent-share" not in text and "--selfplay-share" not in text  # merged into --opponents
     assert "Learner decisions to train on (the budget" in text and "Adam's learning rate. (default: 0.0003)" in text
     assert "saves a snapshot that joins the pool and becomes the magnet" in text and "rllib:N" in text
 
@@ -170,7 +173,12 @@ def test_the_engine_names_rllibs_env_runners():
 @pytest.mark.parametrize(("argv", "message"), [
     (["--decisions", "0"], "decisions must be an integer from 1"),
     (["--decisions", "many"], "argument --decisions: invalid int value: 'many'"),
-    (["--opponent-share", "1.5"], "opponent_share must be a number in [0, 1]"),
+    (["--opponent-share", "0.5"], "unrecognized arguments: --opponent-share 0.5"),
+    (["--opponents", "learner=0"], "need at least one positive weight"),
+    (["--opponents", "heuristic=x"], "opponent 'heuristic=x': the weight after '=' must be a number"),
+    (["--opponents", "learner,learner=2,zoo"], "'learner' is given twice"),
+    (["--opponents", "learner=3,snapshots=1"], "snapshots need a fixed agent with a positive weight"),
+    (["--opponents", "learner,zoo,,tight"], "an empty name"),
     (["--learning-rate", "-1"], "ppo.learning_rate must be a number in [0, 1]"),
     (["--net-arch", "0"], "ppo.net_arch must be a list of layer widths"),
     (["--game", "chess"], "argument --game: invalid choice: 'chess'"),
@@ -178,7 +186,7 @@ def test_the_engine_names_rllibs_env_runners():
     (["--magnet", "nobody"], "unknown agent 'nobody'"),
     (["--imitate", "5", "--magnet", ""], "imitate copies the magnet"),
     (["--advice-gain", "--advisor", ""], "ppo.advice_gain adds to the advised action's logit: give an advisor"),
-    (["--opponents", "", "--opponent-share", "0.5"], "opponent_share above 0 needs opponents"),
+    (["--opponents", "learner", "--exploiters", "128"], "exploiters join the pool's fixed agents"),
     (["--exploiters", "-1"], "exploiters must be an integer from 0"),
     (["--engine", "rllib:0"], "engine must be cardgym, rllib or rllib:N (N env runners from 1 to 64), got 'rllib:0'"),
     (["--engine", "rllib:65"], "engine must be cardgym, rllib or rllib:N"),
@@ -211,6 +219,8 @@ def test_bad_settings_are_refused_in_one_line_before_anything_is_written(argv, m
     ("[ppo]\nadvice_gain = 1", "ppo.advice_gain must be true or false, got 1"),
     ("snapshot_every = 5", "setting 'snapshot_every' is gone: merged into eval_every"),
     ("env_runners = 2", "setting 'env_runners' is gone: merged into engine (\"rllib:N\" for N env runners)"),
+    ("opponent_share = 0.5", "setting 'opponent_share' is gone: merged into opponents (the learner's seats"),
+    ("selfplay_share = 0.2", "setting 'selfplay_share' is gone: merged into opponents (the snapshots' seats"),
     ("engine = \"rllib:100\"", "engine must be cardgym, rllib or rllib:N"),
 ])
 def test_a_bad_recipe_is_refused_in_one_line(text, message, tmp_path):

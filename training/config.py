@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from training.limits import MAX_DEALS, MAX_MINUTES, MAX_STEPS, MAX_TABLES
+from training.seats import Seats, SeatsError, parse_seats
 
 MAX_ENV_RUNNERS = 64
 """RLlib's env-runner processes at most (``engine = "rllib:N"``)."""
 MERGED = {"snapshot_every": "eval_every (every evaluation also saves a snapshot)",
-          "env_runners": 'engine ("rllib:N" for N env runners)'}
+          "env_runners": 'engine ("rllib:N" for N env runners)',
+          "opponent_share": 'opponents (the learner\'s seats are its "learner=W" member)',
+          "selfplay_share": 'opponents (the snapshots\' seats are its "snapshots=W" member)'}
 """Settings of earlier recipes that another one took over → that one: a recipe naming them is refused, saying so."""
 
 
@@ -87,15 +90,11 @@ class TrainConfig:
     """Seed of the weights, the tables and the samples."""
     out: str = ""
     """Folder for the model, checkpoint, snapshots, results and learning curve (``""``: ``runs/<game>``)."""
-    opponents: str = "zoo=6,styles:8=3,careless-styles:8=3,careless-bots:5=3"
-    """The pool of fixed agents that take opponent seats, comma-separated ``spec=weight``
-    (:mod:`training.opponent_pool`: ``zoo`` stands for the game's zoo, ``styles:N``, ``loose-styles:N``,
-    ``careless-styles:N`` and ``careless-bots:N`` for N members of a family, sharing the weight)."""
-    opponent_share: float = 0.5
-    """Chance that a seat of a new table goes to the pool rather than to the learner (every table keeps one learner
-    seat)."""
-    selfplay_share: float = 0.2
-    """Share of the pool's seats taken by snapshots of the learner once there are any."""
+    opponents: str = "learner=25,snapshots=5,zoo=8,styles:8=4,careless-styles:8=4,careless-bots:5=4"
+    """Who takes the seats of a new table, comma-separated ``spec=weight`` (:mod:`training.seats`): ``learner`` the
+    policy in training, ``snapshots`` its snapshots, any other agent spec a fixed member of the pool (``zoo`` stands
+    for the game's zoo, ``styles:N``, ``loose-styles:N``, ``careless-styles:N`` and ``careless-bots:N`` for N members
+    of a family, sharing the weight; :mod:`training.opponent_pool`); every table keeps one learner seat."""
     exploiters: int = 0
     """Learner decisions between exploiter rounds (0: none): a best response to the learner, trained as long by
     ``cardgym exploit``'s method, joins the pool each round (:mod:`training.exploiters`)."""
@@ -127,6 +126,11 @@ class TrainConfig:
     def folder(self) -> Path:
         """Where the run writes: ``out``, or ``runs/<game>``."""
         return Path(self.out or f"runs/{self.game}")
+
+    @property
+    def seats(self) -> Seats:
+        """Who takes the seats of a new table: ``opponents`` read (:mod:`training.seats`)."""
+        return parse_seats(self.opponents)
 
     @property
     def env_runners(self) -> int:
@@ -171,8 +175,6 @@ def check(cfg: TrainConfig) -> None:
     _int(cfg, "decisions", 1, MAX_STEPS)
     _float(cfg, "minutes", 0, MAX_MINUTES)
     _int(cfg, "seed", 0, 2**32 - 1)
-    _float(cfg, "opponent_share", 0, 1)
-    _float(cfg, "selfplay_share", 0, 0.99)
     for name in ("exploiters", "imitate", "eval_every"):
         _int(cfg, name, 0, MAX_STEPS)
     _int(cfg, "eval_deals", 1, MAX_DEALS)
@@ -180,8 +182,13 @@ def check(cfg: TrainConfig) -> None:
     for name in ("out", "opponents", "advisor", "magnet", "resume"):
         if not isinstance(getattr(cfg, name), str):
             raise _bad(name, getattr(cfg, name), "a string")
-    if cfg.opponent_share > 0 and not cfg.opponents.strip():
-        raise RecipeError("opponent_share above 0 needs opponents (a pool to take those seats)")
+    try:
+        seats = parse_seats(cfg.opponents)
+    except SeatsError as e:
+        raise RecipeError(str(e)) from None
+    if cfg.exploiters and not sum(w for _, w in seats.fixed):
+        raise RecipeError("exploiters join the pool's fixed agents: give opponents a fixed agent with a positive "
+                          "weight")
     if cfg.exploiters and any(c in str(cfg.folder) for c in ",="):
         raise RecipeError(f"exploiters: the out folder {str(cfg.folder)!r} cannot hold ',' or '=' (each round's best "
                           "response names a model file in it as its opponents)")

@@ -2,8 +2,9 @@
 
 Each opponent seat of a newly dealt table draws one member of the pool with probability proportional to its weight
 (:meth:`training.rollout.Rollout.set_opponents`). A member's *prior* weight is its share of the pool as given
-(``opponents = "heuristic=2,random=1,tight"``); with self-play the snapshots of the learner together get
-``selfplay_share`` of the seats and the fixed agents the rest, in their given proportions.
+(``opponents = "heuristic=2,random=1,tight,snapshots=1"``, :mod:`training.seats`); the snapshots of the learner
+together get the ``snapshots`` weight's share of the pool (:attr:`~training.seats.Seats.selfplay_share`) once there
+are any, and the fixed agents the rest, in their given proportions.
 
 The league (always on) multiplies the prior by how far the learner still is from beating each fixed member: after
 every periodic evaluation (:mod:`training.pool_eval`), member ``i`` gets weight
@@ -14,7 +15,7 @@ it loses chips to the heuristic there; deals the two play alike do not count, an
 stake). This is prioritised fictitious self-play (AlphaStar's "hard" weighting ``(1 - p)**2``, with ``p`` the
 learner's chance to beat the reference rather than the opponent): seats go to the opponents the learner handles
 worst, and an opponent it has mastered keeps :data:`LEAGUE_FLOOR` of its prior so that what was learned against it is
-not forgotten. Snapshots are not measured: they share ``selfplay_share`` of the seats equally.
+not forgotten. Snapshots are not measured (they count as ``ahead = 0.5``) and share their prior equally.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from agents.zoo import bot_names
 from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 from training.limits import MAX_FAMILY_MEMBERS
+from training.seats import SeatsError, parse_seats
 
 
 @dataclasses.dataclass
@@ -49,33 +51,24 @@ FAMILY_MEMBERS = {"styles": "style", "loose-styles": "loose-style", "careless-st
 
 
 def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
-    """``"heuristic=3,random=1"`` → pool members (weight 1 when not given); ``zoo=W`` stands for every bot of the
-    game's zoo (:func:`agents.zoo.bot_names`, random and the heuristic among them) sharing the weight ``W``;
-    ``styles:N=W`` stands for the members
-    ``style:0`` … ``style:N-1`` of the game's style family (:mod:`agents.styles`) sharing the weight ``W``, and
-    ``loose-styles:N=W``, ``careless-styles:N=W`` and ``careless-bots:N=W`` likewise for ``loose-style:0`` …,
-    ``careless-style:0`` … and ``careless-bot:0`` …
+    """The fixed agents of an ``opponents`` list (:mod:`training.seats`; its ``learner`` and ``snapshots`` are not
+    pool members) as pool members, ``"heuristic=3,random=1"`` (weight 1 when not given); ``zoo=W`` stands for every
+    bot of the game's zoo (:func:`agents.zoo.bot_names`, random and the heuristic among them) sharing the weight
+    ``W``; ``styles:N=W`` stands for the members ``style:0`` … ``style:N-1`` of the game's style family
+    (:mod:`agents.styles`) sharing the weight ``W``, and ``loose-styles:N=W``, ``careless-styles:N=W`` and
+    ``careless-bots:N=W`` likewise for ``loose-style:0`` …, ``careless-style:0`` … and ``careless-bot:0`` …
     (:mod:`agents.styles`), N from 1 to :data:`~training.limits.MAX_FAMILY_MEMBERS`. Raises
-    :class:`~agents.registry.AgentSpecError` (one line) on a bad weight or N, an unknown
-    agent, a name given twice, or a pool without a positive weight."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise AgentSpecError(f"opponents must be comma-separated agent specs, e.g. heuristic=3,random=1; got {spec!r}")
+    :class:`~agents.registry.AgentSpecError` (one line) on a bad weight or N, an unknown agent, a name given twice,
+    or a list without a fixed agent of positive weight."""
+    try:
+        seats = parse_seats(spec)
+    except SeatsError as e:
+        raise AgentSpecError(str(e)) from None
     members: list[PoolMember] = []
-    for item in spec.split(","):
-        item = item.strip()
-        name, weight = item, 1.0
-        if "=" in item:
-            name, _, w = item.rpartition("=")
-            name = name.strip()
-            try:
-                weight = float(w)
-            except ValueError:
-                raise AgentSpecError(f"opponent {item!r}: the weight after '=' must be a number") from None
-            if not weight >= 0 or weight == float("inf"):
-                raise AgentSpecError(f"opponent {item!r}: the weight must be a finite non-negative number")
-        names, each = [name], weight
-        family, _, count = name.partition(":")
-        if name == "zoo":
+    for item, weight in seats.fixed:
+        names, each = [item], weight
+        family, _, count = item.partition(":")
+        if item == "zoo":
             names = bot_names(game.name)
             each = weight / len(names)
         elif family in FAMILY_MEMBERS:
@@ -89,7 +82,7 @@ def parse_opponents(spec: str, game: BatchedGame) -> list[PoolMember]:
                 raise AgentSpecError(f"opponents {spec!r}: {one!r} is given twice (give it one weight instead)")
             members.append(PoolMember(one, make_agent(one, game), each))
     if sum(m.weight for m in members) <= 0:
-        raise AgentSpecError(f"opponents {spec!r}: need at least one agent with a positive weight")
+        raise AgentSpecError(f"opponents {spec!r}: need at least one fixed agent with a positive weight")
     return members
 
 

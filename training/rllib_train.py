@@ -40,7 +40,8 @@ ENV_NAME = "cardgym-vector"
 def ignored(cfg: TrainConfig) -> list[str]:
     """The settings of ``cfg`` only the cardgym learner uses, where they ask for something."""
     asked = {"imitate": cfg.imitate, "magnet": cfg.magnet, "eval_every": cfg.eval_every,
-             "exploiters": cfg.exploiters, "resume": cfg.resume, "opponent_share": cfg.opponent_share,
+             "exploiters": cfg.exploiters, "resume": cfg.resume,
+             "the learner's and snapshots' seats in opponents": cfg.seats.learner or cfg.seats.snapshots,
              "advisor": cfg.advisor,
              "ppo.advice_gain": cfg.ppo.advice_gain}
     return [name for name, value in asked.items() if value]

@@ -8,13 +8,13 @@ The loop, top to bottom (CleanRL's shape, over the batched core):
 2. A fresh policy first imitates the magnet agent (:mod:`training.imitation`), so PPO starts where the heuristic
    plays.
 3. Repeat until ``decisions`` learner decisions: collect ``ppo.rollout_steps`` decisions at each of ``ppo.tables``
-   tables, where each seat of a new table is the learner's or, with probability ``opponent_share``, a pool member's
-   (:mod:`training.rollout`); estimate advantages along each seat's own trajectory (:mod:`training.advantages`); run
-   the clipped PPO update with the magnet's KL term (:mod:`training.ppo_update`, :mod:`training.magnet`). The
-   update of a batch runs in a second thread while the next batch is collected, by a copy of the policy that the
-   update refreshes when it ends (so a batch is sampled by the policy of one update before the one it trains, which
-   the probability ratio accounts for): the network's work and the bots' and the core's use two cores at once, and
-   the run is the same whatever the threads' timing.
+   tables, where each seat of a new table is the learner's, a snapshot's or a fixed agent's by the weights of
+   ``opponents`` (:mod:`training.seats`, :mod:`training.rollout`); estimate advantages along each seat's own
+   trajectory (:mod:`training.advantages`); run the clipped PPO update with the magnet's KL term
+   (:mod:`training.ppo_update`, :mod:`training.magnet`). The update of a batch runs in a second thread while the next
+   batch is collected, by a copy of the policy that the update refreshes when it ends (so a batch is sampled by the
+   policy of one update before the one it trains, which the probability ratio accounts for): the network's work and
+   the bots' and the core's use two cores at once, and the run is the same whatever the threads' timing.
    Every ``eval_every`` decisions the learner is measured against each fixed member (:mod:`training.pool_eval`),
    which sets the pool's league weights, a frozen copy of it joins the pool and becomes the magnet (so the agent
    starts at the heuristic and is free to leave it), and a checkpoint is written; every ``exploiters`` decisions a
@@ -55,6 +55,7 @@ from training.closing import closing_fields, closing_table, plot_curve
 from training.config import TrainConfig
 from training.evaluate import UNITS, fields_table
 from training.exploiters import exploiter_round, resumed
+from training.exploiters import prior as exploiter_prior
 from training.imitation import imitate
 from training.magnet import AgentMagnet, PolicyMagnet
 from training.opponent_pool import OpponentPool, parse_opponents
@@ -123,7 +124,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
 
     # 1. the game, the pool, the policy
     game = make_game(cfg.game, num_players=cfg.players)
-    pool = OpponentPool(parse_opponents(cfg.opponents, game) if cfg.opponents.strip() else [], cfg.selfplay_share,
+    seats = cfg.seats
+    pool = OpponentPool(parse_opponents(cfg.opponents, game) if seats.fixed else [], seats.selfplay_share,
                         MAX_SNAPSHOTS)
     closing_fields(game)  # an agent the closing table cannot build fails now, not after the training
     if cfg.resume:
@@ -132,7 +134,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         folder = Path(cfg.resume).parent / "snapshots"
         for name in progress.snapshots:
             pool.add_snapshot(name, PPOAgent.snapshot(game, load_policy(folder / f"{name}.zip", game)))
-        for member in resumed(Path(cfg.resume).parent, out, progress.exploiters, game, Path(cfg.resume)):
+        for member in resumed(Path(cfg.resume).parent, out, progress.exploiters, game, Path(cfg.resume),
+                              exploiter_prior(cfg)):
             pool.add_fixed(member)
         if folder.resolve() != (out / "snapshots").resolve():  # its own checkpoints name them in ``out``
             (out / "snapshots").mkdir(parents=True, exist_ok=True)
@@ -163,7 +166,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     # thread while the next batch is collected (each batch is sampled by the policy of one update before)
     acting = frozen_copy(policy)
     rollout = Rollout(game, p.tables, p.rollout_steps, acting, opponents=[m.agent for m in pool.members],
-                      weights=pool.weights() if pool.members else None, opponent_share=cfg.opponent_share,
+                      weights=pool.weights() if pool.members else None, opponent_share=seats.opponent_share,
                       magnet=magnet if isinstance(magnet, AgentMagnet) else None, reward_scale=p.reward_scale,
                       sparse=True, seed=cfg.seed + (progress.updates << 32), stopwatch=watch)
     settings = p if magnet else dataclasses.replace(p, magnet_coef=0.0)
@@ -260,7 +263,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     }
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
     plot_curve(progress.curve, out / "learning_curve.png",
-               f"{cfg.game}, {cfg.players} players: every learner seat one policy, pool {cfg.opponent_share:.0%} "
+               f"{cfg.game}, {cfg.players} players: every learner seat one policy, pool {seats.opponent_share:.0%} "
                f"of the seats", unit)
     table = fields_table(rows, unit, "trained", notes=notes) if rows else "(no closing table: final_deals = 0)"
     return {**results, "table": table}
