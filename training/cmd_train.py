@@ -1,6 +1,6 @@
 """``cardgym train``: train an agent by PPO, every learner seat one shared policy (:mod:`training.train`).
 
-    cardgym train                                       # the recommended recipe: Tripoli, 3 M learner decisions
+    cardgym train                                       # the recommended recipe: Tripoli, 9 M learner decisions
     cardgym train --recipe recipes/triolet.toml         # a recipe file (its fields, PPO's under [ppo])
     cardgym train --recipe recipes/tripoli.toml --seed 1 --decisions 2000000 --learning-rate 1e-4
     cardgym train --recipe recipes/tripoli.toml --resume runs/tripoli/checkpoint.zip
