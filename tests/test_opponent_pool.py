@@ -42,7 +42,7 @@ def test_parse_opponents_names_weights_and_refusals():
                           ("heuristic=inf", "finite"), ("nobody", "unknown agent"),
                           ("heuristic,heuristic=2", "given twice"), ("heuristic=0", "positive weight"),
                           ("", "fixed agent with a positive weight"),
-                          ("learner=2,snapshots=1", "snapshots need a fixed agent")):
+                          ("learner=2,snapshots=1", "fixed agent with a positive weight")):
         with pytest.raises(ValueError, match=message):
             parse_opponents(spec, game)
 
@@ -69,7 +69,7 @@ def test_league_weights_favour_the_fields_the_learner_handles_worst():
     assert pool.weights() == pytest.approx([0.1875 / 0.3475, 0.16 / 0.3475])
     assert league_weight(1.0) == 0.05 and league_weight(0.0) == 1.0
     with pytest.raises(ValueError, match="selfplay_share"):
-        OpponentPool(_members(game, heuristic=1), selfplay_share=1.0)
+        OpponentPool(_members(game, heuristic=1), selfplay_share=1.5)
 
 
 def test_snapshots_share_their_seats_equally_and_count_as_unmeasured():
@@ -149,3 +149,17 @@ def test_closing_fields_are_random_the_zoo_and_the_held_out_styles():
     assert [name for name in fields if name.startswith("heldout:")] == [f"heldout:{name}" for name in
                                                                         heldout_specs("tripoli")]
     assert len(fields) == 6 + len(heldout_specs("tripoli"))
+
+
+def test_the_pool_hands_the_rollout_its_agents_weights_and_share_once_a_member_may_take_a_seat():
+    game = make_game("tripoli")
+    assert OpponentPool([], 0.0, opponent_share=0.0).seating() == ([], None, 0.0)  # pure self-play
+    alone = OpponentPool([], 1.0, max_snapshots=2, opponent_share=0.25)  # learner=3,snapshots=1
+    assert alone.seating() == ([], None, 0.0)  # no snapshot yet: every seat the learner's
+    alone.add_snapshot("self@1", _Tagged(game, "s1"))
+    alone.add_snapshot("self@2", _Tagged(game, "s2"))
+    agents, weights, share = alone.seating()
+    assert [a.name for a in agents] == ["s1", "s2"] and weights == [0.5, 0.5] and share == 0.25
+    mixed = OpponentPool(_members(game, heuristic=3, random=1), 0.2, opponent_share=0.5)
+    agents, weights, share = mixed.seating()
+    assert [a.name for a in agents] == ["heuristic", "random"] and weights == [0.75, 0.25] and share == 0.5

@@ -99,6 +99,17 @@ def test_every_evaluation_saves_a_snapshot_and_the_magnet_moves_to_it(tmp_path):
     assert kls[0] > 0.5 and min(kls[1:]) < kls[0] / 2, kls  # far from the heuristic at first, then near itself
 
 
+@pytest.mark.parametrize("opponents", ["learner", "", "learner=3,snapshots=1"])
+def test_self_play_alone_or_against_past_selves_runs_with_snapshots(opponents, tmp_path):
+    """No fixed agent: every seat the learner's, or from the first snapshot on a quarter of them its snapshots'."""
+    results = train(tiny(tmp_path, game="triolet", decisions=384, eval_every=128, opponents=opponents),
+                    log=lambda _line: None)
+    snapshots = read_metadata(tmp_path / "run" / "checkpoint.zip")["train"]["snapshots"]
+    assert len(snapshots) == 3 and [p["name"] for p in results["pool"]] == snapshots
+    weights = [p["weight"] for p in results["pool"]]
+    assert weights == ([0.3333] * 3 if "snapshots" in opponents else [0.0] * 3)
+
+
 def test_a_resumed_run_goes_on_from_the_checkpoint(tmp_path):
     first = train(tiny(tmp_path, decisions=256, eval_every=128, opponents=MIX),
                   log=lambda _line: None)
@@ -177,7 +188,6 @@ def test_the_engine_names_rllibs_env_runners():
     (["--opponents", "learner=0"], "need at least one positive weight"),
     (["--opponents", "heuristic=x"], "opponent 'heuristic=x': the weight after '=' must be a number"),
     (["--opponents", "learner,learner=2,zoo"], "'learner' is given twice"),
-    (["--opponents", "learner=3,snapshots=1"], "snapshots need a fixed agent with a positive weight"),
     (["--opponents", "learner,zoo,,tight"], "an empty name"),
     (["--learning-rate", "-1"], "ppo.learning_rate must be a number in [0, 1]"),
     (["--net-arch", "0"], "ppo.net_arch must be a list of layer widths"),

@@ -100,9 +100,15 @@ def league_weight(ahead: float) -> float:
 class OpponentPool:
     """Fixed agents plus up to ``max_snapshots`` snapshots of the learner (the oldest dropped first)."""
 
-    def __init__(self, members: list[PoolMember], selfplay_share: float = 0.5, max_snapshots: int = 5) -> None:
-        if not 0 <= selfplay_share < 1:
-            raise ValueError(f"selfplay_share must be in [0, 1), got {selfplay_share}")
+    def __init__(self, members: list[PoolMember], selfplay_share: float = 0.5, max_snapshots: int = 5,
+                 opponent_share: float = 1.0) -> None:
+        if not 0 <= selfplay_share <= 1:
+            raise ValueError(f"selfplay_share must be in [0, 1], got {selfplay_share}")
+        if not 0 <= opponent_share <= 1:
+            raise ValueError(f"opponent_share must be in [0, 1], got {opponent_share}")
+        self.opponent_share = opponent_share
+        """The chance that a seat of a new table goes to the pool rather than the learner, once a member may take
+        it (:attr:`training.seats.Seats.opponent_share`)."""
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be at least 1, got {max_snapshots}")
         self.fixed = list(members)
@@ -126,11 +132,20 @@ class OpponentPool:
         self.snapshots = (self.snapshots + [PoolMember(name, agent, 1.0, snapshot=True)])[-self.max_snapshots:]
 
     def priors(self) -> list[float]:
-        """The members' weights before the league, summing to 1."""
+        """The members' weights before the league, summing to 1 (all 0 when no member may take a seat): the snapshots
+        together ``selfplay_share`` once there are any, the fixed agents the rest."""
         total = sum(m.weight for m in self.fixed)
         share = self.selfplay_share if self.snapshots else 0.0
-        fixed = [m.weight * (1 - share) / total for m in self.fixed]
+        fixed = [m.weight * (1 - share) / total if total else 0.0 for m in self.fixed]
         return fixed + [share / max(len(self.snapshots), 1)] * len(self.snapshots)
+
+    def seating(self) -> tuple[list[Agent], list[float] | None, float]:
+        """What the pool hands the rollout (:meth:`training.rollout.Rollout.set_opponents`) for the tables dealt
+        from now on: its members' agents, their seat weights and the chance that a seat goes to the pool; no agent
+        and 0 while no member may take a seat (a pool of snapshots alone before the first one)."""
+        if not self.opponent_share or not any(self.priors()):
+            return [], None, 0.0
+        return [m.agent for m in self.members], self.weights(), self.opponent_share
 
     def set_ahead(self, ahead: Mapping[str, float]) -> None:
         """Record, per member name, how often the learner is ahead of the heuristic against it (league weights)."""
@@ -141,4 +156,4 @@ class OpponentPool:
         yet, snapshots among them, count as ``ahead = 0.5``)."""
         w = [p * league_weight(self.ahead.get(m.name, 0.5)) for p, m in zip(self.priors(), self.members, strict=True)]
         total = sum(w)
-        return [x / total for x in w]
+        return [x / total if total else 0.0 for x in w]

@@ -106,11 +106,9 @@ class Rollout:
                  opponent_share: float = 0.0, magnet: AgentMagnet | None = None,
                  reward_scale: float = 1.0, sparse: bool = False, seed: int = 0,
                  stopwatch: Stopwatch | None = None) -> None:
-        if not 0.0 <= opponent_share <= 1.0 or (opponent_share > 0 and not opponents):
-            raise ValueError(f"opponent_share must be in [0, 1] (above 0 only with opponents), got {opponent_share}")
         self.game, self.num_tables, self.policy, self.magnet = game, num_tables, policy, magnet
-        self.opponent_share, self.reward_scale = opponent_share, reward_scale
-        self.set_opponents(opponents, weights)
+        self.opponent_share, self.reward_scale = 0.0, reward_scale
+        self.set_opponents(opponents, weights, opponent_share)
         self.sparse = sparse
         self.watch = stopwatch or Stopwatch()
         self.rng = np.random.default_rng(seed)
@@ -141,10 +139,15 @@ class Rollout:
         self.state = game.init(self._table_seeds(num_tables))
         self._start(np.arange(num_tables))
 
-    def set_opponents(self, opponents: Sequence[Agent], weights: Sequence[float] | None = None) -> None:
+    def set_opponents(self, opponents: Sequence[Agent], weights: Sequence[float] | None = None,
+                      share: float | None = None) -> None:
         """Who takes the opponent seats of tables dealt from now on: ``opponents[k]`` with probability
-        ``weights[k] / sum(weights)`` (equal weights when ``None``). Tables already dealt keep their seats: an agent
-        seated there that is not among ``opponents`` stays in :attr:`opponents` with weight 0 until they end."""
+        ``weights[k] / sum(weights)`` (equal weights when ``None``), each seat with probability ``share`` (``None``:
+        as before). Tables already dealt keep their seats: an agent seated there that is not among ``opponents``
+        stays in :attr:`opponents` with weight 0 until they end."""
+        share = self.opponent_share if share is None else share
+        if not 0.0 <= share <= 1.0 or (share > 0 and not opponents):
+            raise ValueError(f"opponent_share must be in [0, 1] (above 0 only with opponents), got {share}")
         for i, agent in enumerate(opponents):
             check_agent(agent, self.game, f"opponents[{i}]")
             if wants_seat_view(agent):
@@ -165,7 +168,7 @@ class Rollout:
                     w.append(0.0)
                 where[k] = found
             self.agent_of[seated] = where[self.agent_of[seated]]
-        self.opponents = agents
+        self.opponents, self.opponent_share = agents, share
         self.groups = groups_of(agents)
         """The opponents that play together (:mod:`agents.together`): one call per group at each step."""
         self.weights = np.asarray(w) / sum(w) if w else np.zeros(0)

@@ -1,10 +1,11 @@
 """Who takes the seats of a new training table: the ``opponents`` setting read as one weighted list.
 
-``opponents = "learner=25,snapshots=5,zoo=8,styles:8=4"`` gives each seat of a newly dealt table to the *learner*
-(the policy in training; every learner seat's decisions train it), to the learner's *snapshots* (together) or to a
-fixed agent, with probability proportional to the weights: here half the seats go to the learner, a tenth to its
-snapshots and the rest to the zoo and the style family. Until the first snapshot is taken, the snapshots' seats go to
-the fixed agents; every table keeps at least one learner seat (so a list without ``learner`` gives each table one
+``opponents = "learner=25,snapshots=5,zoo=8,styles:8=4"`` gives each seat of a newly dealt table to the *learner* (the
+policy in training; every learner seat's decisions train it), to the learner's *snapshots* (together) or to a fixed
+agent, with probability proportional to the weights: here half the seats go to the learner, a tenth to its snapshots and
+the rest to the zoo and the style family. Until the first snapshot is taken, the snapshots' seats go to the fixed agents
+(to the learner when there are none: ``learner=3,snapshots=1`` is self-play against the learner's past selves from the
+first snapshot on); every table keeps at least one learner seat (so a list without ``learner`` gives each table one
 learner seat and the pool's agents at the others, and an empty list or ``learner`` alone is pure self-play). The
 learner's share stays as given; the pool's seats (snapshots and fixed agents) are shared by priors from these weights
 that the league reweights as the learner improves (:mod:`training.opponent_pool`). A weight left out is 1.
@@ -56,8 +57,8 @@ class Seats:
 
 def parse_seats(spec: str) -> Seats:
     """``"learner=25,snapshots=5,zoo=8,tight"`` → :class:`Seats`. Raises :class:`SeatsError` (one line) on a weight
-    that is not a finite non-negative number, a name given twice, snapshots without a fixed agent to take their seats
-    until the first snapshot, or a list whose weights are all 0."""
+    that is not a finite non-negative number, an empty name, a name given twice, or a list whose weights are all
+    0."""
     if not isinstance(spec, str):
         raise SeatsError(f"opponents must be a string of comma-separated spec=weight, got {spec!r}")
     fixed: list[tuple[str, float]] = []
@@ -86,7 +87,4 @@ def parse_seats(spec: str) -> Seats:
     seats = Seats(tuple(fixed), own[LEARNER], own[SNAPSHOTS])
     if spec.strip() and seats.total <= 0:
         raise SeatsError(f"opponents {spec!r}: need at least one positive weight")
-    if seats.snapshots and not sum(w for _, w in fixed):
-        raise SeatsError(f"opponents {spec!r}: snapshots need a fixed agent with a positive weight (it takes their "
-                         "seats until the first snapshot)")
     return seats

@@ -125,8 +125,9 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     # 1. the game, the pool, the policy
     game = make_game(cfg.game, num_players=cfg.players)
     seats = cfg.seats
-    pool = OpponentPool(parse_opponents(cfg.opponents, game) if seats.fixed else [], seats.selfplay_share,
-                        MAX_SNAPSHOTS)
+    pool = OpponentPool(parse_opponents(cfg.opponents, game) if any(w for _, w in seats.fixed) else [],
+                        seats.selfplay_share,
+                        MAX_SNAPSHOTS, seats.opponent_share)
     closing_fields(game)  # an agent the closing table cannot build fails now, not after the training
     if cfg.resume:
         policy, meta = load_trainable(cfg.resume, game)
@@ -165,8 +166,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     # 3. PPO: the rollout plays a copy of the policy (``acting``), so the update of one batch runs in a second
     # thread while the next batch is collected (each batch is sampled by the policy of one update before)
     acting = frozen_copy(policy)
-    rollout = Rollout(game, p.tables, p.rollout_steps, acting, opponents=[m.agent for m in pool.members],
-                      weights=pool.weights() if pool.members else None, opponent_share=seats.opponent_share,
+    agents, weights, share = pool.seating()
+    rollout = Rollout(game, p.tables, p.rollout_steps, acting, opponents=agents, weights=weights, opponent_share=share,
                       magnet=magnet if isinstance(magnet, AgentMagnet) else None, reward_scale=p.reward_scale,
                       sparse=True, seed=cfg.seed + (progress.updates << 32), stopwatch=watch)
     settings = p if magnet else dataclasses.replace(p, magnet_coef=0.0)
@@ -220,7 +221,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                     if magnet is not None:
                         magnet = PolicyMagnet(pool.snapshots[-1].agent.policy, name)
                         rollout.drop_magnet()
-                    rollout.set_opponents([m.agent for m in pool.members], pool.weights())
+                    rollout.set_opponents(*pool.seating())
                 if next_exploiter and progress.decisions >= next_exploiter and progress.decisions < cfg.decisions:
                     next_exploiter = _next(progress.decisions, cfg.exploiters)
                     member, record = exploiter_round(cfg, game, policy, progress.decisions, log)
@@ -284,7 +285,7 @@ def evaluate_and_save(cfg: TrainConfig, game: BatchedGame, policy, pool: Opponen
             rows = evaluator(policy)
         progress.ahead = dict(pool.ahead)
         progress.curve[-1]["fields"] = {r.field: round(r.advantage, 4) for r in rows} if progress.curve else {}
-        rollout.set_opponents([m.agent for m in pool.members], pool.weights())
+        rollout.set_opponents(*pool.seating())
         worst = min(rows, key=lambda r: r.advantage)
         mean = sum(r.advantage for r in rows) / len(rows)
         log(f"{progress.decisions:>12,} decisions: advantage over the heuristic against the pool, mean "
