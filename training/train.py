@@ -125,9 +125,8 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     # 1. the game, the pool, the policy
     game = make_game(cfg.game, num_players=cfg.players)
     seats = cfg.seats
-    pool = OpponentPool(parse_opponents(cfg.opponents, game) if any(w for _, w in seats.fixed) else [],
-                        seats.selfplay_share,
-                        MAX_SNAPSHOTS, seats.opponent_share)
+    fixed = parse_opponents(cfg.opponents, game) if any(w for _, w in seats.fixed) else []
+    pool = OpponentPool(fixed, seats.selfplay_share, MAX_SNAPSHOTS, seats.opponent_share)
     closing_fields(game)  # an agent the closing table cannot build fails now, not after the training
     if cfg.resume:
         policy, meta = load_trainable(cfg.resume, game)
