@@ -166,3 +166,9 @@ HELD_OUT: dict[str, dict[str, str]] = {
 def heldout_specs(game: str) -> dict[str, str]:
     """The held-out styles of ``game``, name → agent spec (the common ones for a game without styles of its own)."""
     return dict(HELD_OUT.get(game, COMMON))
+
+
+def every_field(game: str) -> dict[str, str]:
+    """Every field an agent of ``game`` may meet, name → agent spec: random first, then the bots of the game's zoo,
+    then the held-out styles (what ``benchmarks.strength`` and ``cardgym distill``'s closing table measure)."""
+    return {"random": "random", **{name: name for name in bot_names(game)}, **heldout_specs(game)}

@@ -153,7 +153,7 @@ class SearchAgent(AgentBase):
 
     def __init__(self, game: BatchedGame, playouts: int | None = DEFAULT_PLAYOUTS, ms: float | None = None,
                  kinds: tuple[str, ...] | None = None, opponents: str = "types", infer: bool = False,
-                 family_wise: bool | None = None) -> None:
+                 family_wise: bool | None = None, base: Any = None) -> None:
         super().__init__(game)
         if game.name not in SAMPLERS:
             raise ValueError(f"search has no sampler for {game.name} yet (games with one: {', '.join(SAMPLERS)})")
@@ -164,6 +164,9 @@ class SearchAgent(AgentBase):
         """Hold the chance of leaving the rollout policy's choice for a candidate no better than it at that of one
         candidate, however many there are (:func:`switch_z`; default: the games of :data:`FAMILY_WISE`)."""
         self.rollout_policy = rollout_agent(game)
+        self.base = self.rollout_policy if base is None else base
+        """The agent whose choice the search keeps unless a candidate beats it (default: the rollout policy; a
+        trained policy makes the search an improvement of that policy: :mod:`training.distill`)."""
         self.sampler = _class_at(SAMPLERS[game.name])(game, self.rollout_policy)
         if opponents not in ("types", "policy"):
             raise ValueError(f"opponents must be 'types' or 'policy', got {opponents!r}")
@@ -193,6 +196,10 @@ class SearchAgent(AgentBase):
         :data:`NOT_SEARCHED`); at the others the rollout policy chooses."""
         self.sized = {k for k, name in zip(self.kinds, self.names, strict=True) if name.split()[-1].isdigit()}
         """Action kinds with a size (``bet 3``): many of them are thinned out (:meth:`candidates`)."""
+        self.found: list[tuple[int, list[int], np.ndarray, np.ndarray]] = []
+        """What the last :meth:`act` found at each row it searched: ``(row, candidates, gain, spread)``, each
+        candidate's mean gain over :attr:`base`'s choice (in the game's result units, paired over the sampled deals)
+        and its standard error (:mod:`training.distill` learns from them)."""
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "drawn": 0, "kept": 0, "playouts": 0,
                       "random_share": 0.0, "seconds": 0.0, "cpu_seconds": 0.0}
         """Rows answered, rows searched (more than one legal action and a sampled deal), rows that fell back on the
@@ -219,9 +226,10 @@ class SearchAgent(AgentBase):
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
             views: list[SeatView] | None = None) -> np.ndarray:
         t0, c0 = time.perf_counter(), time.process_time()
+        self.found = []
         mask = np.asarray(mask, bool)
         b = len(obs)
-        choice = np.asarray(self.rollout_policy.act(obs, mask, rng), np.int64)
+        choice = np.asarray(self.base.act(obs, mask, rng), np.int64)
         seeds = rng.integers(0, 2**63, size=b)
         out = choice.copy()
         self.stats["decisions"] += b
@@ -266,6 +274,7 @@ class SearchAgent(AgentBase):
             k = counts[i]
             gain = (sums[i] - sums[i][own[i]]) / k  # mean difference from the policy's choice, paired by deal
             spread = np.sqrt(np.maximum(squares[i] / k - gain**2, 0.0) / max(k - 1, 1))
+            self.found.append((r, cands[i], gain, spread))
             best = int(np.argmax(gain))
             z = switch_z(len(cands[i])) if self.family_wise else SWITCH_Z
             if gain[best] > max(z * spread[best], 1e-9):

@@ -26,10 +26,9 @@ import platform
 import time
 from typing import Any
 
-from agents.heldout import heldout_specs
+from agents.heldout import every_field
 from agents.registry import make_agent
 from agents.search import ROLLOUT
-from agents.zoo import bot_names
 from benchmarks import results_dir, write_result
 from envs.core.agent import agent_label
 from envs.registry import GAMES, env_version, make_game
@@ -44,19 +43,15 @@ DEFAULT_SEED = 11
 """Seed of the deal groups."""
 
 
-def fields_of(game: str) -> dict[str, str]:
-    """Every field of ``game``: name → agent spec, random first, then the zoo's bots, then the held-out styles."""
-    return {"random": "random", **{name: name for name in bot_names(game)}, **heldout_specs(game)}
-
-
 def measure(game_name: str, spec: str, deals: int, seed: int, players: int) -> dict[str, Any]:
-    """The advantage of ``spec`` over the game's best bot in every field of :func:`fields_of`, with its costs."""
+    """The advantage of ``spec`` over the game's best bot in every field of :func:`agents.heldout.every_field`, with
+    its costs."""
     game = make_game(game_name, num_players=players)
     reference = ROLLOUT[game_name]
     evaluator = FieldEvaluator(game, make_agent(reference, game), deals, seed, reference_name=reference)
     rows, searched, cpu_seconds, label = [], 0, 0.0, ""
     start = time.perf_counter()
-    for field, field_spec in fields_of(game_name).items():
+    for field, field_spec in every_field(game_name).items():
         agent = make_agent(spec, game)
         label = agent_label(agent)
         row, _ = evaluator.field(agent, field, make_agent(field_spec, game), spec)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agents.heldout import heldout_specs
+from agents.heldout import every_field, heldout_specs
 from agents.search import ROLLOUT
 from agents.zoo import bot_names
 from benchmarks import strength
@@ -15,7 +15,7 @@ from envs.registry import GAMES
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_fields_are_random_the_zoo_and_the_held_out_styles(game: str) -> None:
-    fields = strength.fields_of(game)
+    fields = every_field(game)
     assert list(fields)[0] == "random"
     assert set(bot_names(game)) <= set(fields)
     assert set(heldout_specs(game).items()) <= set(fields.items())
@@ -31,7 +31,7 @@ def test_a_run_writes_every_field_and_keeps_the_other_games(tmp_path, monkeypatc
     written = json.loads(path.read_text())
     assert written["games"]["tripoli"] == {"kept": True}
     entry = written["games"]["flipflop"]["dumper"]
-    assert list(entry["fields"]) == list(strength.fields_of("flipflop"))
+    assert list(entry["fields"]) == list(every_field("flipflop"))
     assert entry["reference"].startswith(ROLLOUT["flipflop"] + "@")
     advantages = [row["advantage"] for row in entry["fields"].values()]
     assert entry["mean_advantage"] == pytest.approx(sum(advantages) / len(advantages), abs=1e-3)

@@ -31,6 +31,7 @@ COMMANDS = {
     "league": "training.cmd_league",
     "watch": "training.cmd_watch",
     "exploit": "training.cmd_exploit",
+    "distill": "training.cmd_distill",
 }
 """Sub-command name → module defining ``add_parser``."""
 

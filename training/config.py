@@ -244,10 +244,11 @@ def _build(cls: type, table: dict[str, Any], where: str) -> Any:
     return cls(**values)
 
 
-def load_recipe(path: str | Path) -> TrainConfig:
+def load_recipe(path: str | Path, cls: type = TrainConfig) -> Any:
     """The :class:`TrainConfig` of a recipe file: TOML with any of its fields (the rest keep their defaults) and
-    PPO's under ``[ppo]``. Raises :class:`RecipeError` (one line) for a missing or malformed file, an unknown setting
-    or a value out of its range."""
+    PPO's under ``[ppo]``; another config dataclass ``cls`` likewise (its checks raising :class:`RecipeError`, e.g.
+    :class:`training.distill_config.DistillConfig`). Raises :class:`RecipeError` (one line) for a missing or
+    malformed file, an unknown setting or a value out of its range."""
     path = Path(path)
     try:
         table = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -258,7 +259,7 @@ def load_recipe(path: str | Path) -> TrainConfig:
     except tomllib.TOMLDecodeError as e:
         raise RecipeError(f"recipe {path}: not TOML ({e})") from None
     try:
-        return _build(TrainConfig, table, f"recipe {path}")
+        return _build(cls, table, f"recipe {path}")
     except TypeError as e:  # a value of the wrong kind where a dataclass is built
         raise RecipeError(f"recipe {path}: {e}") from None
     except RecipeError as e:
