@@ -94,6 +94,15 @@ def _build(cls: type, game: BatchedGame, spec: str) -> Agent:
     return agent
 
 
+TRAINED_VERSIONS = {
+    "tripoli": (1, "1bb86dc55b9bf6acca155d7052114a3a8cf6777b3e1a7668cf1651015a822069"),
+    "triolet": (1, "20a240c584a51fcb98541fec836d4d31c3dd872c4e3f9624db4ebdad74851ae1"),
+    "flipflop": (1, "932677dd9db3b05ab25683c01b9b3e2947289680b2177867ba218a3ee6903ddb"),
+}
+"""The behaviour version of the trained agent that ships for each game (``trained@vN`` in results) and the SHA-256
+of its model file: a new model file is a new version (tests check the files against these)."""
+
+
 def trained_model(game: str) -> Path:
     """Where the trained agent that ships for ``game`` is (the file may be absent: none ships yet)."""
     return Path(__file__).parent / "models" / f"{game}.zip"
@@ -115,6 +124,7 @@ def make_agent(spec: str, game: BatchedGame) -> Agent:
             raise AgentSpecError(f"agent 'trained': no trained agent ships for {game.name} yet")
         agent = make_agent(f"ppo:{path}", game)
         agent.name = "trained"
+        agent.version = TRAINED_VERSIONS[game.name][0]
         return agent
     if spec.startswith("ppo:"):
         path = spec[len("ppo:"):]

@@ -196,10 +196,6 @@ class SearchAgent(AgentBase):
         :data:`NOT_SEARCHED`); at the others the rollout policy chooses."""
         self.sized = {k for k, name in zip(self.kinds, self.names, strict=True) if name.split()[-1].isdigit()}
         """Action kinds with a size (``bet 3``): many of them are thinned out (:meth:`candidates`)."""
-        self.found: list[tuple[int, list[int], np.ndarray, np.ndarray]] = []
-        """What the last :meth:`act` found at each row it searched: ``(row, candidates, gain, spread)``, each
-        candidate's mean gain over :attr:`base`'s choice (in the game's result units, paired over the sampled deals)
-        and its standard error (:mod:`training.distill` learns from them)."""
         self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "drawn": 0, "kept": 0, "playouts": 0,
                       "random_share": 0.0, "seconds": 0.0, "cpu_seconds": 0.0}
         """Rows answered, rows searched (more than one legal action and a sampled deal), rows that fell back on the
@@ -226,7 +222,6 @@ class SearchAgent(AgentBase):
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
             views: list[SeatView] | None = None) -> np.ndarray:
         t0, c0 = time.perf_counter(), time.process_time()
-        self.found = []
         mask = np.asarray(mask, bool)
         b = len(obs)
         choice = np.asarray(self.base.act(obs, mask, rng), np.int64)
@@ -274,7 +269,6 @@ class SearchAgent(AgentBase):
             k = counts[i]
             gain = (sums[i] - sums[i][own[i]]) / k  # mean difference from the policy's choice, paired by deal
             spread = np.sqrt(np.maximum(squares[i] / k - gain**2, 0.0) / max(k - 1, 1))
-            self.found.append((r, cands[i], gain, spread))
             best = int(np.argmax(gain))
             z = switch_z(len(cands[i])) if self.family_wise else SWITCH_Z
             if gain[best] > max(z * spread[best], 1e-9):

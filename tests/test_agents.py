@@ -274,6 +274,19 @@ def test_the_trained_agent_loads_where_one_ships_and_says_so_where_none_does(nam
     assert mask[np.arange(16), chosen].all()
 
 
+@pytest.mark.parametrize("name", ["tripoli", "triolet", "flipflop"])
+def test_each_shipped_model_file_is_the_one_its_version_names(name):
+    """A new model file for ``trained`` is a new behaviour version: the file's SHA-256 must be the one recorded beside
+    the version, so a model replaced without its version raised fails here."""
+    import hashlib
+
+    from agents.registry import TRAINED_VERSIONS, trained_model
+
+    version, digest = TRAINED_VERSIONS[name]
+    assert hashlib.sha256(trained_model(name).read_bytes()).hexdigest() == digest
+    assert make_agent("trained", make_game(name, num_players=4)).version == version
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_the_trained_agent_decides_the_same_in_deals_that_differ_only_in_cards_it_has_not_seen(seed):
     """Two Tripoli deals that differ only in two cards of other players' hands, unseen by seat 0 up to a decision,

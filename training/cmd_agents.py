@@ -72,8 +72,10 @@ def trained_line(game: str, width: int) -> list[str]:
 
     meta = read_metadata(path)
     decisions = meta.get("train", {}).get("decisions", 0)
+    rounds = sum(len(run.get("rounds", ())) for run in meta.get("distill", ()))
+    distilled = f", then {rounds} rounds of cardgym distill" if rounds else ""
     return [f"  {'trained':<{width}}  {'':<4} PPO agent that ships with cardgym, for {meta['env_version']} "
-            f"({decisions:,} learner decisions of cardgym train; docs/training.md). Not a zoo style."]
+            f"({decisions:,} learner decisions of cardgym train{distilled}; docs/training.md). Not a zoo style."]
 
 
 def run(args: argparse.Namespace) -> None:

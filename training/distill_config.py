@@ -29,7 +29,7 @@ class DistillConfig:
     """The model file improved: ``trained`` (the agent that ships for the game) or a path to a model file."""
     playouts: int = 200
     """The teacher's search budget: playouts per decision (as ``search:N``)."""
-    opponents: str = "zoo,styles:8,careless-styles:4,careless-bots:5,trained"
+    opponents: str = "zoo,styles:8,careless-styles:4,careless-bots:5"
     """The fields the teacher plays, each at every other seat of its own tables: the fixed agents of an
     ``opponents`` list (``zoo``, ``styles:N``, … as in ``cardgym train``; weights are ignored)."""
     deals: int = 2_000
