@@ -95,7 +95,7 @@ def _build(cls: type, game: BatchedGame, spec: str) -> Agent:
 
 
 TRAINED_VERSIONS = {
-    "tripoli": (1, "1bb86dc55b9bf6acca155d7052114a3a8cf6777b3e1a7668cf1651015a822069"),
+    "tripoli": (2, "6f7ec979f67d636ee48a734b579cf2cceebc48a842bb47013298c502e2394e25"),
     "triolet": (1, "20a240c584a51fcb98541fec836d4d31c3dd872c4e3f9624db4ebdad74851ae1"),
     "flipflop": (1, "932677dd9db3b05ab25683c01b9b3e2947289680b2177867ba218a3ee6903ddb"),
 }

@@ -1,6 +1,7 @@
 """The install without the ``train`` extra (``pip install -e .``): the envs, the bots, ``cardgym agents``, ``eval`` and
 ``league`` work without torch, Stable-Baselines3, sb3-contrib or tyro, and what needs them (``cardgym train``,
-``cardgym exploit``, a ``ppo:`` agent, ``examples/ppo_selfplay.py``) says so in one line naming the extra.
+``cardgym exploit``, ``cardgym distill``, a ``ppo:`` agent, ``examples/ppo_selfplay.py``) says so in one line naming
+the extra.
 
 No venv is built: each case runs in a new Python whose import system finds none of the extra's modules, as if they
 were not installed (:data:`WITHOUT_TRAIN`, Python's path finder with those names left out).
@@ -74,11 +75,12 @@ TRAIN_EXTRA = 'needs the train extra: pip install -e ".[train]"'
     (CARDGYM, ["train", "--out", "out"], 2, f"cardgym train: error: training {TRAIN_EXTRA}"),
     (CARDGYM, ["exploit", "--agent", "heuristic", "--out", "out"], 2,
      f"cardgym exploit: error: training a best response {TRAIN_EXTRA}"),
+    (CARDGYM, ["distill", "--out", "out"], 2, f"cardgym distill: error: expert iteration {TRAIN_EXTRA}"),
     (CARDGYM, ["eval", "--agents", "ppo:model.zip", "random", "random", "random", "--no-save"], 2,
      f"cardgym eval: error: agent 'ppo:model.zip': playing a model file {TRAIN_EXTRA}"),
     (WITHOUT_TRAIN + f"import runpy; runpy.run_path({str(ROOT / 'examples' / 'ppo_selfplay.py')!r}, "
                      "run_name='__main__')", ["--help"], 1, f"examples/ppo_selfplay.py {TRAIN_EXTRA}"),
-], ids=["train", "exploit", "ppo-agent", "example"])
+], ids=["train", "exploit", "distill", "ppo-agent", "example"])
 def test_a_missing_train_extra_is_one_line(code, args, status, message, tmp_path) -> None:
     (tmp_path / "model.zip").write_bytes(b"not read")
     done = run(code, *args, cwd=tmp_path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from agents.registry import trained_model
+from agents.registry import TRAINED_VERSIONS, trained_model
 from agents.styles import CARELESS_RANGE, FAMILIES, LOOSE_FAMILIES
 from agents.zoo import BOTS, list_bots
 
@@ -74,7 +74,8 @@ def trained_line(game: str, width: int) -> list[str]:
     decisions = meta.get("train", {}).get("decisions", 0)
     rounds = sum(len(run.get("rounds", ())) for run in meta.get("distill", ()))
     distilled = f", then {rounds} rounds of cardgym distill" if rounds else ""
-    return [f"  {'trained':<{width}}  {'':<4} PPO agent that ships with cardgym, for {meta['env_version']} "
+    version = f"v{TRAINED_VERSIONS[game][0]}"
+    return [f"  {'trained':<{width}}  {version:<4} PPO agent that ships with cardgym, for {meta['env_version']} "
             f"({decisions:,} learner decisions of cardgym train{distilled}; docs/training.md). Not a zoo style."]
 
 

@@ -27,7 +27,7 @@ def config_from_args(args: argparse.Namespace) -> DistillConfig:
 
 def run(args: argparse.Namespace) -> None:
     cfg = config_from_args(args)
-    with needs_extra("cardgym distill"):
+    with needs_extra("expert iteration"):
         from training.distill import closing_text, distill
     result = distill(cfg, log=lambda line: print(line, flush=True))
     if "closing" in result:
