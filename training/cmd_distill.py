@@ -16,7 +16,7 @@ import argparse
 
 from envs.core.extras import needs_extra
 from training.config import load_recipe
-from training.dataclass_cli import add_dataclass_options, dataclass_from_args
+from training.dataclass_cli import add_recipe_command, dataclass_from_args
 from training.distill_config import DistillConfig
 
 
@@ -37,8 +37,5 @@ def run(args: argparse.Namespace) -> None:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("distill", help="expert iteration: improve a trained agent by distilling its own search into it",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--recipe", metavar="FILE", help="a recipe (TOML) to start from (default: the defaults below)")
-    add_dataclass_options(p, DistillConfig)
-    p.set_defaults(func=run)
+    add_recipe_command(sub, "distill", "expert iteration: improve a trained agent by distilling its own search into it",
+                       __doc__, DistillConfig, run)

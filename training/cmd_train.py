@@ -21,7 +21,7 @@ from envs.core.extras import needs_extra
 from envs.registry import make_game
 from training.cli_args import CommandError, check_output_folder
 from training.config import TrainConfig, load_recipe
-from training.dataclass_cli import add_dataclass_options, dataclass_from_args
+from training.dataclass_cli import add_recipe_command, dataclass_from_args
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:
@@ -67,8 +67,5 @@ def run_rllib(cfg: TrainConfig) -> None:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("train", help="train an agent by PPO (recipes, opponent pool, magnet, checkpoints)",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--recipe", metavar="FILE", help="a recipe (TOML) to start from (default: the defaults below)")
-    add_dataclass_options(p, TrainConfig)
-    p.set_defaults(func=run)
+    add_recipe_command(sub, "train", "train an agent by PPO (recipes, opponent pool, magnet, checkpoints)", __doc__,
+                       TrainConfig, run)

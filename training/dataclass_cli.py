@@ -97,3 +97,15 @@ def dataclass_from_args(args: argparse.Namespace, base: Any) -> Any:
 def _typed(cls: type, values: dict[str, Any]) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     return {k: tuple(v) if typing.get_origin(hints[k]) is tuple else v for k, v in values.items()}
+
+
+def add_recipe_command(sub: argparse._SubParsersAction, name: str, help_text: str, description: str, cls: type,
+                       run: Any) -> argparse.ArgumentParser:
+    """Add sub-command ``name`` whose options are ``--recipe FILE`` (a TOML recipe of ``cls``'s fields to start from)
+    and one per field of config dataclass ``cls``; ``run(args)`` runs it."""
+    p = sub.add_parser(name, help=help_text, description=description,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--recipe", metavar="FILE", help="a recipe (TOML) to start from (default: the defaults below)")
+    add_dataclass_options(p, cls)
+    p.set_defaults(func=run)
+    return p

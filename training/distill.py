@@ -53,7 +53,7 @@ from envs.core.rng import hash_u64
 from envs.registry import env_version, make_game
 from training.actor_critic import inputs, logits_and_values
 from training.distill_config import DistillConfig, DistillError
-from training.evaluate import UNITS, FieldEvaluator
+from training.evaluate import UNITS, FieldEvaluator, evaluate
 from training.executors import InProcess, ProcessPool
 from training.opponent_pool import parse_opponents
 
@@ -113,8 +113,6 @@ def collect_field(task: CollectTask) -> dict[str, Any]:
     what it counted."""
     game = make_game(task.game, num_players=task.players)
     teacher = RecordingSearch(game, playouts=task.playouts, base=PPOAgent(game, task.student))
-    from training.evaluate import evaluate
-
     evaluate(game, [teacher] + [make_agent(task.field, game)] * (task.players - 1), deals=task.deals,
              seed=task.seed, batch_size=1024)
     arrays = teacher.decisions()
