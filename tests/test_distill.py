@@ -141,3 +141,15 @@ def test_the_api_refuses_bad_settings_with_one_line():
         DistillConfig(workers=0)
     with pytest.raises(DistillError, match="student must be given"):
         DistillConfig(student=" ")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"not a zip", "is corrupt or not a model zip"),
+    (None, "was trained for 'triolet', not 'tripoli'"),
+])
+def test_a_corrupt_or_foreign_student_is_refused_in_one_line(content, message, tmp_path, capsys):
+    student = tmp_path / "student.zip"
+    student.write_bytes(trained_model("triolet").read_bytes() if content is None else content)
+    line = cli_refused(["distill", *TINY, "--student", str(student), "--out", str(tmp_path / "out")], capsys)
+    assert line.startswith("cardgym distill: error: ") and message in line, line
+    assert [p.name for p in tmp_path.iterdir()] == ["student.zip"]
