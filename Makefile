@@ -14,10 +14,13 @@ $(VENV)/.installed: pyproject.toml constraints.txt
 
 install: $(VENV)/.installed
 
-# The main job: train a Tripoli agent by the recommended recipe and print its closing table (docs/training.md). The
-# other games' recipes have the same shape; every recipe is a file any run can start from (cardgym train --recipe).
+# The main job: train a Tripoli agent by the recommended recipe, then one short round of expert iteration from it
+# (the search player's decisions distilled into the network), and print the closing table of both against the
+# heuristic (docs/training.md). The other games' recipes have the same shape; every recipe is a file any run can
+# start from (cardgym train --recipe, cardgym distill --recipe).
 train: install
-	$(VENV)/bin/cardgym train --recipe recipes/tripoli.toml
+	$(VENV)/bin/cardgym train --recipe recipes/tripoli.toml --final-deals 0
+	$(VENV)/bin/cardgym distill --recipe recipes/distill/tripoli.toml
 
 train-triolet: install
 	$(VENV)/bin/cardgym train --recipe recipes/triolet.toml

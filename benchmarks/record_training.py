@@ -6,7 +6,9 @@ Reads ``RUN_DIR/results.json`` (what ``cardgym train`` writes at the end of a ru
 closing table of its advantage over the heuristic in every field) and puts one entry named ``NAME`` into
 ``benchmarks/results/train_<game>.json`` (an entry of the same name is replaced): the command as a user would type
 it, a note on how the machine was loaded, the run's speed, opponent pool and final weights and every field of its
-closing table. A missing or damaged results file is refused with one line and the record is left as it was.
+closing table. A ``cardgym distill`` run (``make train``'s second step) is recorded the same way: its rounds and its
+closing table, the result and its student in every field. A missing or damaged results file is refused with one
+line and the record is left as it was.
 """
 
 from __future__ import annotations
@@ -33,6 +35,23 @@ def entry(name: str, results: dict[str, Any], command: str, note: str, load: str
             "beats_heuristic_in_every_field": results["beats_heuristic_in_every_field"], "fields": fields}
 
 
+def distill_entry(name: str, results: dict[str, Any], command: str, note: str, load: str) -> dict[str, Any]:
+    """The record's entry for a ``cardgym distill`` run's ``results``: its rounds and its closing table (the result,
+    and the student it started from, against the table's reference)."""
+    closing = results["closing"]
+    fields = {field: {"advantage": row["distilled"]["advantage"], "ci95": row["distilled"]["ci95"],
+                      "beats": row["distilled"]["beats"], "student_advantage": row["student"]["advantage"],
+                      "student_ci95": row["student"]["ci95"], "student_beats": row["student"]["beats"],
+                      "deals": closing["deals"]}
+              for field, row in closing["fields"].items()}
+    rounds = [{k: r[k] for k in ("decisions", "switched", "held_out_switches_learnt", "held_out_kept", "seconds")}
+              for r in results["rounds"]]
+    return {"name": name, "command": command, "load_average_at_start_1_5_15": load, "note": note,
+            "distill": {"student": results["student"], "config": results["config"], "rounds": rounds},
+            "reference": closing["reference"],
+            "beats_reference_in_every_field": all(f["beats"] for f in fields.values()), "fields": fields}
+
+
 def record(name: str, run_dir: Path, command: str, note: str, load: str = "", results_dir: Path = RESULTS) -> Path:
     """Put run ``name`` of ``run_dir`` into ``results_dir/train_<game>.json``; returns that path. Raises
     ``ValueError`` (one line) for a missing or damaged ``results.json``, before anything is written."""
@@ -40,9 +59,10 @@ def record(name: str, run_dir: Path, command: str, note: str, load: str = "", re
     try:
         results = json.loads(path.read_text())
         game = results["config"]["game"]
-        new = entry(name, results, command, note, load)
+        new = (distill_entry if "rounds" in results else entry)(name, results, command, note, load)
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise ValueError(f"{path}: not the results of a finished cardgym train run ({type(e).__name__}: {e})") from e
+        raise ValueError(f"{path}: not the results of a finished cardgym train or distill run "
+                         f"({type(e).__name__}: {e})") from e
     out = Path(results_dir) / f"train_{game}.json"
     record = json.loads(out.read_text()) if out.exists() else {"game": game, "runs": []}
     record["runs"] = [r for r in record["runs"] if r["name"] != name] + [new]
@@ -65,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     runs = json.loads(out.read_text())["runs"]
     fields = runs[-1]["fields"].values()
-    print(f"{out}: {args.name}, beats the heuristic in {sum(f['beats'] for f in fields)} of {len(fields)} fields")
+    reference = runs[-1].get("reference", "the heuristic")
+    print(f"{out}: {args.name}, beats {reference} in {sum(f['beats'] for f in fields)} of {len(fields)} fields")
     return 0
 
 

@@ -17,8 +17,9 @@ from agents.search import SearchAgent
 from envs.registry import env_version, make_game
 from tests.input_helpers import cli_refused
 from training.cli import main
+from training.closing import closing_fields
 from training.config import load_recipe
-from training.distill import RecordingSearch, fit, load_decisions
+from training.distill import RecordingSearch, closing_table, fit, load_decisions
 from training.distill_config import DistillConfig, DistillError
 from training.evaluate import evaluate
 
@@ -40,8 +41,9 @@ def test_a_tiny_run_writes_a_model_that_plays_and_its_record(tmp_path, capsys):
     for r in result["rounds"]:
         assert r["decisions"] == r["fields"][0]["decisions"] > 0 and 0 <= r["switched"] <= r["decisions"]
     closing = result["closing"]
-    assert list(closing["fields"])[0] == "random" and "station" in closing["fields"]
+    assert list(closing["fields"])[0] == "random" and "heldout:station" in closing["fields"]
     assert set(closing["fields"]["random"]) == {"student", "distilled"}
+    assert closing["reference"].startswith("longsuit@")  # the game's best bot unless another is named
     meta = read_metadata(out / "model.zip")
     assert meta["env_version"] == env_version("tripoli")
     assert meta["distill"][-1]["config"]["rounds"] == 2 and len(meta["distill"][-1]["rounds"]) == 2
@@ -51,6 +53,15 @@ def test_a_tiny_run_writes_a_model_that_plays_and_its_record(tmp_path, capsys):
     state = game.init(np.arange(8, dtype=np.uint64))
     chosen = agent.act(game.observe(state, state.current_player), state.legal_action_mask, np.random.default_rng(0))
     assert state.legal_action_mask[np.arange(8), chosen].all()
+
+
+def test_the_closing_table_measures_against_the_named_reference_in_the_training_closing_fields():
+    table = closing_table("tripoli", 4, {"student": str(trained_model("tripoli"))}, 8, "heuristic")
+    assert table["reference"].startswith("heuristic@")
+    assert list(table["fields"]) == list(closing_fields(make_game("tripoli", num_players=4)))
+    rows = [r["student"] for r in table["fields"].values()]
+    assert table["beats_student"] == sum(r["advantage"] - r["ci95"] > 0 for r in rows)
+    assert table["mean_student"] == pytest.approx(np.mean([r["advantage"] for r in rows]), abs=1e-3)
 
 
 def test_the_teacher_is_the_search_from_the_student_and_keeps_its_decisions_with_a_choice():
@@ -94,7 +105,7 @@ def test_the_fit_learns_the_teachers_switches_and_keeps_the_students_other_choic
 
 
 def test_the_recipe_of_the_shipped_agent_loads():
-    cfg = load_recipe("recipes/distill/tripoli.toml", DistillConfig)
+    cfg = load_recipe("recipes/distill/tripoli-strong.toml", DistillConfig)
     assert cfg.game == "tripoli" and cfg.student == "runs/tripoli-strong/model.zip" and cfg.final_deals > 0
 
 
@@ -106,6 +117,7 @@ BAD = [
     (["--deals", "-3"], "deals must be an integer from 1 to"),
     (["--student", "nowhere.zip"], "student nowhere.zip: no such model file"),
     (["--opponents", "nobody"], "unknown agent 'nobody'"),
+    (["--reference", "nobody"], "unknown agent 'nobody'"),
     (["--game", "poker"], "argument --game: invalid choice: 'poker'"),
     (["--recipe", "missing.toml"], "recipe missing.toml: no such file"),
 ]

@@ -45,10 +45,25 @@ def test_a_missing_or_damaged_results_file_is_refused_and_changes_nothing(tmp_pa
     record("kept", _run(tmp_path, "good", _results()), "c", "n", "", tmp_path)
     before = (tmp_path / "train_tripoli.json").read_text()
     run = _run(tmp_path, "bad", content) if content is not None else tmp_path / "missing"
-    with pytest.raises(ValueError, match="not the results of a finished cardgym train run") as info:
+    with pytest.raises(ValueError, match="not the results of a finished cardgym train or distill run") as info:
         record("bad", run, "c", "n", "", tmp_path)
     assert "\n" not in str(info.value)
     assert (tmp_path / "train_tripoli.json").read_text() == before
     assert main(["bad", str(run), "--command", "c", "--note", "n"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("record_training: ") and err.count("\n") == 1
+
+
+def test_a_distill_run_is_recorded_with_its_rounds_and_both_columns_of_its_closing_table(tmp_path: Path) -> None:
+    row = {"student": {"advantage": -0.4, "ci95": 0.1, "beats": False},
+           "distilled": {"advantage": 0.3, "ci95": 0.1, "beats": True}}
+    results = {"config": {"game": "tripoli", "rounds": 1}, "student": "runs/tripoli/model.zip",
+               "rounds": [{"decisions": 100, "switched": 10, "held_out_switches_learnt": 0.2, "held_out_kept": 0.98,
+                           "seconds": 5.0, "fields": []}],
+               "closing": {"reference": "heuristic@v1", "deals": 4000, "fields": {"heldout:station": row}}}
+    out = record("d1", _run(tmp_path, "d", results), "make train", "quiet", "", tmp_path)
+    [run] = json.loads(out.read_text())["runs"]
+    assert run["reference"] == "heuristic@v1" and run["beats_reference_in_every_field"] is True
+    assert run["fields"]["heldout:station"] == {"advantage": 0.3, "ci95": 0.1, "beats": True, "student_advantage": -0.4,
+                                                "student_ci95": 0.1, "student_beats": False, "deals": 4000}
+    assert run["distill"]["student"] == "runs/tripoli/model.zip" and run["distill"]["rounds"][0]["switched"] == 10

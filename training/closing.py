@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.heldout import heldout_specs
+from agents.heldout import every_field, heldout_specs
 from agents.registry import make_agent
-from agents.zoo import bot_names
 from envs.core.agent import Agent
 from envs.core.game import BatchedGame
 from training.evaluate import FieldAdvantage, FieldEvaluator
@@ -26,10 +25,11 @@ CLOSING_SEED_OFFSET = 2
 
 
 def closing_fields(game: BatchedGame) -> dict[str, Agent]:
-    """Every field of the closing table, name → agent: ``random``, the zoo, ``heldout:<style>``."""
-    specs = {"random": "random", **{name: name for name in bot_names(game.name)},
-             **{f"heldout:{name}": spec for name, spec in heldout_specs(game.name).items()}}
-    return {name: make_agent(spec, game) for name, spec in specs.items()}
+    """Every field of the closing table, name → agent: ``random``, the zoo, ``heldout:<style>``
+    (:func:`agents.heldout.every_field`, the held-out styles marked)."""
+    heldout = heldout_specs(game.name)
+    return {(f"heldout:{name}" if name in heldout else name): make_agent(spec, game)
+            for name, spec in every_field(game.name).items()}
 
 
 def closing_table(game: BatchedGame, agent: Agent, deals: int, seed: int, pool_names: list[str]

@@ -1,13 +1,14 @@
 """``cardgym distill``: expert iteration, a trained agent improved by its own search (:mod:`training.distill`).
 
-    cardgym distill --recipe recipes/distill/tripoli.toml                 # how Tripoli's trained agent was made
+    cardgym distill --recipe recipes/distill/tripoli-strong.toml     # how Tripoli's trained agent was made
+    cardgym distill --recipe recipes/distill/tripoli.toml            # make train's second step
     cardgym distill --student runs/tripoli/model.zip --deals 200 --final-deals 0 --out runs/distill-small
 
 Each round the search player, keeping the student's choice unless a candidate beats it in sampled deals, plays every
 field; the student's network is then fitted to its actions. Writes OUT/model.zip (ppo:OUT/model.zip), one model per
 round, the decisions, and OUT/results.json with the closing table: the student and the result against the game's
-best bot in every field. Every option is a field of :class:`training.distill_config.DistillConfig`; an option given
-on the command line replaces the recipe's value.
+best bot (or ``--reference``) in every field. Every option is a field of
+:class:`training.distill_config.DistillConfig`; an option given on the command line replaces the recipe's value.
 """
 
 from __future__ import annotations

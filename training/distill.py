@@ -23,8 +23,9 @@ The student is a model file (``trained``: the agent that ships for the game); th
 and advisor, so it plays wherever the student did (``ppo:OUT/model.zip``). Round ``K`` writes ``OUT/round-K.zip``
 (the next round's student) and its decisions to ``OUT/data/round-K/`` (one ``.npz`` a field, plain arrays);
 ``OUT/model.zip`` is the last round's model, ``OUT/results.json`` the config,
-each round's counts and fit, and the closing table: the student and the result against the game's best bot
-(:data:`agents.search.ROLLOUT`) in every field of :func:`agents.heldout.every_field`, held-out styles included.
+each round's counts and fit, and the closing table: the student and the result against ``reference`` (the game's
+best bot, :data:`agents.search.ROLLOUT`, unless another is named) in every field of
+:func:`training.closing.closing_fields`, held-out styles included.
 
 Budgets are deals and playouts, not time, so a config gives the same model on any machine; the fields run in
 ``workers`` processes, each field's deals from its own seed.
@@ -43,7 +44,6 @@ from typing import Any
 import numpy as np
 import torch as th
 
-from agents.heldout import every_field
 from agents.model_file import read_metadata
 from agents.ppo import PPOAgent, load_policy, policy_input, save_policy
 from agents.registry import make_agent, trained_model
@@ -52,6 +52,7 @@ from envs.core.agent import agent_label
 from envs.core.rng import hash_u64
 from envs.registry import env_version, make_game
 from training.actor_critic import inputs, logits_and_values
+from training.closing import closing_fields
 from training.distill_config import DistillConfig, DistillError
 from training.evaluate import UNITS, FieldEvaluator, evaluate
 from training.executors import InProcess, ProcessPool
@@ -184,21 +185,28 @@ def _share(value: float | None) -> str:
     return "(none held out)" if value is None else f"{value:.3f}"
 
 
-def closing_table(game_name: str, players: int, models: dict[str, str], deals: int) -> dict[str, Any]:
-    """Each model's advantage over the game's best bot in every field (same seats, same duplicate deals)."""
+def reference_spec(cfg: DistillConfig) -> str:
+    """The agent spec the closing table measures against (``best``: the game's best bot)."""
+    return ROLLOUT[cfg.game] if cfg.reference == "best" else cfg.reference
+
+
+def closing_table(game_name: str, players: int, models: dict[str, str], deals: int, reference: str
+                  ) -> dict[str, Any]:
+    """Each model's advantage over ``reference`` in every field of the training closing table
+    (:func:`training.closing.closing_fields`; same seats, same duplicate deals)."""
     game = make_game(game_name, num_players=players)
-    reference = ROLLOUT[game_name]
     evaluator = FieldEvaluator(game, make_agent(reference, game), deals, CLOSING_SEED, reference_name=reference)
     table: dict[str, Any] = {"reference": agent_label(make_agent(reference, game)), "deals": deals, "fields": {}}
-    for field, spec in every_field(game_name).items():
-        agent, rows = make_agent(spec, game), {}
+    for field, agent in closing_fields(game).items():
+        rows = {}
         for name, model in models.items():
             row, _ = evaluator.field(PPOAgent(game, model), field, agent, name)
-            rows[name] = {"advantage": round(row.advantage, 4), "ci95": round(row.ci95, 4)}
+            rows[name] = {"advantage": round(row.advantage, 4), "ci95": round(row.ci95, 4), "beats": row.beats}
         table["fields"][field] = rows
     for name in models:
-        rows = [f[name]["advantage"] for f in table["fields"].values()]
-        table[f"mean_{name}"] = round(sum(rows) / len(rows), 4)
+        rows = list(table["fields"].values())
+        table[f"mean_{name}"] = round(sum(r[name]["advantage"] for r in rows) / len(rows), 4)
+        table[f"beats_{name}"] = sum(r[name]["beats"] for r in rows)
     return table
 
 
@@ -219,6 +227,7 @@ def check(cfg: DistillConfig) -> list[str]:
     game = make_game(cfg.game, num_players=cfg.players)
     load_policy(student_path(cfg), game)
     fields = [m.name for m in parse_opponents(cfg.opponents, game)]
+    make_agent(reference_spec(cfg), game)
     check_new_folder(cfg.out, "--out")
     return fields
 
@@ -265,11 +274,11 @@ def distill(cfg: DistillConfig, log: Callable[[str], None] = print) -> dict[str,
                               "unit": UNITS[cfg.game], "student": str(first), "rounds": rounds,
                               "model": str(out / "model.zip")}
     if cfg.final_deals:
-        log(f"closing table: the student and the result against {ROLLOUT[cfg.game]}, {cfg.final_deals:,} deals a "
+        log(f"closing table: the student and the result against {reference_spec(cfg)}, {cfg.final_deals:,} deals a "
             "field")
         result["closing"] = closing_table(cfg.game, cfg.players, {"student": str(first),
                                                                   "distilled": str(out / "model.zip")},
-                                          cfg.final_deals)
+                                          cfg.final_deals, reference_spec(cfg))
     (out / "results.json").write_text(json.dumps(result, indent=2) + "\n")
     return result
 
@@ -285,9 +294,11 @@ def closing_text(result: dict[str, Any]) -> str:
     """The closing table as printed lines."""
     table = result["closing"]
     lines = [f"advantage over {table['reference']} in the same seats of the same duplicate deals ({result['unit']} "
-             f"per deal, {table['deals']:,} deals a field)", f"{'field':<16} {'student':>16} {'distilled':>16}"]
+             f"per deal, {table['deals']:,} deals a field)", f"{'field':<22} {'student':>16} {'distilled':>16}"]
     for field, row in table["fields"].items():
-        lines.append(f"{field:<16} " + " ".join(f"{row[k]['advantage']:>+8.3f} ± {row[k]['ci95']:<6.3f}"
+        lines.append(f"{field:<22} " + " ".join(f"{row[k]['advantage']:>+8.3f} ± {row[k]['ci95']:<6.3f}"
                                                 for k in ("student", "distilled")))
-    lines.append(f"{'mean':<16} {table['mean_student']:>+8.3f}{'':8} {table['mean_distilled']:>+8.3f}")
+    lines.append(f"{'mean':<22} {table['mean_student']:>+8.3f}{'':8} {table['mean_distilled']:>+8.3f}")
+    lines.append(f"{'beats it in':<22} {table['beats_student']:>8} of {len(table['fields'])}{'':2} "
+                 f"{table['beats_distilled']:>8} of {len(table['fields'])} fields (the interval above 0)")
     return "\n".join(lines)

@@ -41,8 +41,10 @@ class DistillConfig:
     learning_rate: float = 3e-4
     """Adam's learning rate."""
     final_deals: int = 4_000
-    """Duplicate deals per field of the closing table, the student and the result against the game's best bot
-    (0: none)."""
+    """Duplicate deals per field of the closing table, the student and the result against ``reference`` (0: none)."""
+    reference: str = "best"
+    """The agent the closing table measures against: ``best`` (the game's best bot, the search's rollout) or an
+    agent spec (``heuristic`` for ``make train``'s goal)."""
     seed: int = 0
     """Seed of the collection's deals and of the fit."""
     workers: int = 2
@@ -63,6 +65,6 @@ class DistillConfig:
             raise DistillError(f"learning_rate must be a number between 0 and 1, got {rate!r}")
         if self.game not in ("tripoli", "triolet", "flipflop"):
             raise DistillError(f"game must be tripoli, triolet or flipflop, got {self.game!r}")
-        for name in ("student", "opponents", "out"):
+        for name in ("student", "opponents", "reference", "out"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
                 raise DistillError(f"{name} must be given (a non-empty string)")
