@@ -296,9 +296,9 @@ def closing_text(result: dict[str, Any]) -> str:
     lines = [f"advantage over {table['reference']} in the same seats of the same duplicate deals ({result['unit']} "
              f"per deal, {table['deals']:,} deals a field)", f"{'field':<22} {'student':>16} {'distilled':>16}"]
     for field, row in table["fields"].items():
-        lines.append(f"{field:<22} " + " ".join(f"{row[k]['advantage']:>+8.3f} ± {row[k]['ci95']:<6.3f}"
-                                                for k in ("student", "distilled")))
+        lines.append((f"{field:<22} " + " ".join(f"{row[k]['advantage']:>+8.3f} ± {row[k]['ci95']:<6.3f}"
+                                                 for k in ("student", "distilled"))).rstrip())
     lines.append(f"{'mean':<22} {table['mean_student']:>+8.3f}{'':8} {table['mean_distilled']:>+8.3f}")
-    lines.append(f"{'beats it in':<22} {table['beats_student']:>8} of {len(table['fields'])}{'':2} "
-                 f"{table['beats_distilled']:>8} of {len(table['fields'])} fields (the interval above 0)")
+    won = [f"{table[f'beats_{k}']} of {len(table['fields'])}" for k in ("student", "distilled")]
+    lines.append(f"{'fields beaten':<22} {won[0]:>8}{'':8} {won[1]:>8}   (the 95% interval above 0)")
     return "\n".join(lines)
