@@ -1,6 +1,6 @@
 """``cardgym eval``: a duplicate-deal tournament between agents, printed, saved as JSON and plotted.
 
-    cardgym eval --game tripoli --players 4 --agents ppo:runs/tripoli/model.zip heuristic heuristic heuristic \\
+    cardgym eval --game tripoli --agents ppo:runs/tripoli/distilled/model.zip heuristic heuristic heuristic \\
         --baseline heuristic --deals 20000 --seed 0 --out results --option paycards=play
 
 ``--baseline SPEC`` plays the same duplicate deals a second time with SPEC in place of the first agent and prints

@@ -1,6 +1,6 @@
 """``cardgym watch``: watch bots (or trained agents) play a game move by move, as a spectator sees it.
 
-    cardgym watch tripoli --agents heuristic tight ppo:runs/tripoli/model.zip random --deals 2 --delay 0.5
+    cardgym watch tripoli --agents heuristic tight ppo:runs/tripoli/distilled/model.zip random --deals 2 --delay 0.5
     cardgym watch triolet --players 3 --agents heuristic --reveal
 
 One agent spec for every seat, or one per seat. Every move is printed as it happens — the forced ones too, one line
