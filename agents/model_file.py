@@ -175,6 +175,12 @@ def short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def shown_key(key: str) -> str:
+    """A metadata key as a message shows it: as it is, or quoted when it holds a line break or other unprintable
+    character (a key comes from the file)."""
+    return key if key.isprintable() else repr(key)
+
+
 def one_line(error: BaseException) -> str:
     """The gist of an exception's message, on one line (torch's weights-only refusal: the refused object)."""
     text = str(error)
@@ -209,7 +215,7 @@ KINDS: dict[str, Callable[[Any], bool]] = {
 def field(table: dict[str, Any], key: str, kind: str, path: str | Path, label: str, optional: bool = False) -> Any:
     """``table[key]``, checked to be of ``kind`` (a key of :data:`KINDS`; ``None`` too if ``optional``).
     ``label`` names the table in messages (``"policy"`` → ``policy.net_arch``; ``""`` for the top level)."""
-    name = f"{label}.{key}" if label else key
+    name = f"{label}.{shown_key(key)}" if label else shown_key(key)
     if key not in table:
         raise ModelFileError(f"{where(path)}: {METADATA_NAME} lacks {name}")
     value = table[key]
