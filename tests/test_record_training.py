@@ -67,3 +67,10 @@ def test_a_distill_run_is_recorded_with_its_rounds_and_both_columns_of_its_closi
     assert run["fields"]["heldout:station"] == {"advantage": 0.3, "ci95": 0.1, "beats": True, "student_advantage": -0.4,
                                                 "student_ci95": 0.1, "student_beats": False, "deals": 4000}
     assert run["distill"]["student"] == "runs/tripoli/model.zip" and run["distill"]["rounds"][0]["switched"] == 10
+
+
+def test_a_distill_run_without_a_closing_table_is_refused_in_one_line(tmp_path: Path) -> None:
+    results = {"config": {"game": "tripoli", "final_deals": 0}, "student": "s.zip", "rounds": []}
+    with pytest.raises(ValueError, match="not the results of a finished cardgym train or distill run") as info:
+        record("d0", _run(tmp_path, "d", results), "c", "n", "", tmp_path)
+    assert "\n" not in str(info.value) and not (tmp_path / "train_tripoli.json").exists()
