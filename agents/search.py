@@ -167,6 +167,8 @@ class SearchAgent(AgentBase):
         self.base = self.rollout_policy if base is None else base
         """The agent whose choice the search keeps unless a candidate beats it (default: the rollout policy; a
         trained policy makes the search an improvement of that policy: :mod:`training.distill`)."""
+        self.base_choice = np.zeros(0, np.int64)
+        """The base's choices at the last call (the search's answers where it did not switch)."""
         self.sampler = _class_at(SAMPLERS[game.name])(game, self.rollout_policy)
         if opponents not in ("types", "policy"):
             raise ValueError(f"opponents must be 'types' or 'policy', got {opponents!r}")
@@ -225,6 +227,7 @@ class SearchAgent(AgentBase):
         mask = np.asarray(mask, bool)
         b = len(obs)
         choice = np.asarray(self.base.act(obs, mask, rng), np.int64)
+        self.base_choice = choice
         seeds = rng.integers(0, 2**63, size=b)
         out = choice.copy()
         self.stats["decisions"] += b

@@ -11,7 +11,10 @@ learning and tree search") turns some of that strength into the network's:
    plays one seat of tables of every *field* (each fixed agent of an ``opponents`` list,
    :func:`training.opponent_pool.parse_opponents`, at every other seat), ``deals`` duplicate deals a field; every
    decision of its seat with more than one legal action is kept: the observation, the legal actions and the
-   teacher's action. The positions are the teacher's, so they are those an improved student meets.
+   teacher's action. The positions are the teacher's, so they are those an improved student meets. Each switch is
+   answered again by an independent search, and the round reports the share it made again: a switch that another
+   search seldom repeats is the sampled deals' luck, a target no network learns (Tripoli's teacher: three in four;
+   Le triolet's at 200 playouts: one in four, and its distillation failed).
 2. **Distil.** The student's network is fitted to the teacher's actions by cross-entropy (``epochs`` passes, Adam).
    Where the teacher kept the student's choice the target is that choice, so the student changes only where the
    search moved it and it can tell from its observation that it should.
@@ -72,17 +75,36 @@ HELD_OUT_SHARE = 10
 
 class RecordingSearch(SearchAgent):
     """The search, keeping every decision with a choice it answers: the observation, the legal actions and its
-    action."""
+    action.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    It also measures how reproducible its switches are: wherever it leaves the base's choice, a second search of the
+    same budget, on a random stream of its own (seeded by ``check_seed``; the play is that of the first search
+    alone), answers the same decision, and :attr:`reproduced` counts the switches it makes to the same action. A
+    switch that an independent search seldom repeats is one the sampled deals' luck made, a target no network can
+    learn from its observation (docs/experiments.md: teacher-consistency)."""
+
+    def __init__(self, *args: Any, check_seed: int = 0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.kept: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.check = SearchAgent(*args, **kwargs)
+        """The second search that answers the first one's switches."""
+        self.check_rng = np.random.default_rng(check_seed)
+        self.switched = 0
+        """Decisions where this search left the base's choice."""
+        self.reproduced = 0
+        """Of those, decisions where :attr:`check` left it for the same action."""
 
     def act(self, obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator, views: Any = None) -> np.ndarray:
-        out = super().act(obs, mask, rng, views)
+        out = np.asarray(super().act(obs, mask, rng, views), np.int64)
         mask = np.asarray(mask, bool)
         rows = mask.sum(axis=1) > 1
-        self.kept.append((np.asarray(obs, np.float32)[rows], mask[rows], np.asarray(out, np.int64)[rows]))
+        self.kept.append((np.asarray(obs, np.float32)[rows], mask[rows], out[rows]))
+        moved = np.flatnonzero(out != self.base_choice)
+        if moved.size:
+            again = self.check.act(np.asarray(obs)[moved], mask[moved], self.check_rng,
+                                   [views[r] for r in moved.tolist()])
+            self.switched += int(moved.size)
+            self.reproduced += int((np.asarray(again) == out[moved]).sum())
         return out
 
     def decisions(self) -> dict[str, np.ndarray]:
@@ -113,7 +135,7 @@ def collect_field(task: CollectTask) -> dict[str, Any]:
     copies of ``task.field`` and write its decisions to ``task.path`` (:meth:`RecordingSearch.decisions`). Returns
     what it counted."""
     game = make_game(task.game, num_players=task.players)
-    teacher = RecordingSearch(game, playouts=task.playouts, base=PPOAgent(game, task.student))
+    teacher = RecordingSearch(game, playouts=task.playouts, base=PPOAgent(game, task.student), check_seed=task.seed)
     evaluate(game, [teacher] + [make_agent(task.field, game)] * (task.players - 1), deals=task.deals,
              seed=task.seed, batch_size=1024)
     arrays = teacher.decisions()
@@ -121,7 +143,8 @@ def collect_field(task: CollectTask) -> dict[str, Any]:
     np.savez(partial, **arrays)
     partial.replace(task.path)  # a field's file is there whole or not at all
     return {"field": task.field, "decisions": int(len(arrays["action"])), "searched": teacher.stats["searched"],
-            "cpu_seconds_per_searched": round(teacher.stats["cpu_seconds"] / max(teacher.stats["searched"], 1), 4)}
+            "cpu_seconds_per_searched": round(teacher.stats["cpu_seconds"] / max(teacher.stats["searched"], 1), 4),
+            "switched": teacher.switched, "reproduced": teacher.reproduced}
 
 
 def load_decisions(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -179,6 +202,13 @@ def fit(policy: Any, data: dict[str, np.ndarray], epochs: int, learning_rate: fl
     policy.set_training_mode(False)
     return {"decisions": int(len(action)), "switched": int(switched.sum()), "held_out": int(len(held)),
             "held_out_switches_learnt": on_switches, "held_out_kept": on_kept}
+
+
+def reproduced_share(counts: list[dict[str, Any]]) -> float | None:
+    """The share of a round's switches that the teacher's check search made too (:class:`RecordingSearch`; ``None``
+    without a switch)."""
+    switched = sum(c["switched"] for c in counts)
+    return round(sum(c["reproduced"] for c in counts) / switched, 4) if switched else None
 
 
 def _share(value: float | None) -> str:
@@ -256,17 +286,20 @@ def distill(cfg: DistillConfig, log: Callable[[str], None] = print) -> dict[str,
             counts = []
             for _, found in executor.map_unordered(collect_field, tasks):
                 counts.append(found)
-                log(f"  {found['field']}: {found['decisions']:,} decisions, {found['searched']:,} searched")
+                log(f"  {found['field']}: {found['decisions']:,} decisions, {found['searched']:,} searched, "
+                    f"{found['switched']:,} switched")
             policy = load_policy(student, game)
             data = load_decisions([Path(t.path) for t in tasks])
             fitted = fit(policy, data, cfg.epochs, cfg.learning_rate, cfg.seed + r, log)
             del data
             student = out / f"round-{r}.zip"
             save_policy(policy, student, game, extra=_metadata(cfg, meta, rounds + [fitted]))
-            rounds.append({**fitted, "fields": sorted(counts, key=lambda c: fields.index(c["field"])),
+            reproduced = reproduced_share(counts)
+            rounds.append({**fitted, "switches_reproduced": reproduced,
+                           "fields": sorted(counts, key=lambda c: fields.index(c["field"])),
                            "seconds": round(time.perf_counter() - start, 1)})
-            log(f"  round {r}: {fitted['switched']:,} of {fitted['decisions']:,} decisions switched by the search; "
-                f"wrote {student}")
+            log(f"  round {r}: {fitted['switched']:,} of {fitted['decisions']:,} decisions switched by the search, "
+                f"{_share(reproduced)} of the switches made again by an independent search; wrote {student}")
     finally:
         executor.close()
     shutil.copyfile(student, out / "model.zip")
