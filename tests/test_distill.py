@@ -40,7 +40,7 @@ def test_a_tiny_run_writes_a_model_that_plays_and_its_record(tmp_path, capsys):
                                                                               "model.zip", "data"}
     for r in result["rounds"]:
         assert r["decisions"] == r["fields"][0]["decisions"] > 0 and 0 <= r["switched"] <= r["decisions"]
-        assert 0 <= r["fields"][0]["reproduced"] <= r["fields"][0]["switched"]
+        assert 0 <= r["fields"][0]["reproduced"] <= r["fields"][0]["checked"] <= r["switched"]
         assert r["switches_reproduced"] == reproduced_share(r["fields"])
     closing = result["closing"]
     assert list(closing["fields"])[0] == "random" and "heldout:station" in closing["fields"]
@@ -84,8 +84,8 @@ def test_the_teacher_is_the_search_from_the_student_and_keeps_its_decisions_with
 
 
 def test_the_teacher_counts_the_switches_an_independent_search_makes_again():
-    """Every switch of the teacher is checked by a second search: a check that always keeps the student's choice
-    makes none of them again, and the check does not change the teacher's play."""
+    """A share of the teacher's switches is checked by a second search: a check that always keeps the student's
+    choice makes none of them again, and the check does not change the teacher's play."""
     game = make_game("tripoli", num_players=4)
     student = PPOAgent(game, trained_model("tripoli"))
     field = make_agent("heuristic", game)
@@ -93,17 +93,17 @@ def test_the_teacher_counts_the_switches_an_independent_search_makes_again():
     a = evaluate(game, [teacher, field, field, field], deals=8, seed=3)
     kept = teacher.decisions()
     moved = kept["action"] != student.act(kept["obs"], kept["mask"], np.random.default_rng(0))
-    assert teacher.switched == moved.sum() > 0 and 0 <= teacher.reproduced <= teacher.switched
+    assert 0 < teacher.checked <= moved.sum() and 0 <= teacher.reproduced <= teacher.checked
     stubborn = RecordingSearch(game, playouts=16, base=student, check_seed=1)
     stubborn.check.act = lambda obs, mask, rng, views=None: student.act(obs, mask, rng)
     b = evaluate(game, [stubborn, field, field, field], deals=8, seed=3)
     np.testing.assert_array_equal(a.group_returns, b.group_returns)
-    assert stubborn.switched == teacher.switched and stubborn.reproduced == 0
+    assert stubborn.checked == teacher.checked and stubborn.reproduced == 0
 
 
 def test_the_share_of_switches_reproduced_is_over_every_field_of_the_round():
-    assert reproduced_share([{"switched": 4, "reproduced": 3}, {"switched": 4, "reproduced": 0}]) == 0.375
-    assert reproduced_share([{"switched": 0, "reproduced": 0}]) is None
+    assert reproduced_share([{"checked": 4, "reproduced": 3}, {"checked": 4, "reproduced": 0}]) == 0.375
+    assert reproduced_share([{"checked": 0, "reproduced": 0}]) is None
 
 
 def test_the_fit_learns_the_teachers_switches_and_keeps_the_students_other_choices(tmp_path):
