@@ -16,7 +16,7 @@ from envs.registry import make_game
 from training.cli import main as cli_main
 from training.config import PPOConfig, RecipeError, TrainConfig, load_recipe, to_toml
 from training.evaluate import evaluate
-from training.train import train
+from training.train import is_checkpoint, train
 
 TINY = PPOConfig(tables=16, rollout_steps=8, minibatch_size=64, features_dim=32, net_arch=(16,))
 QUIET = dict(imitate=0, eval_every=0, eval_deals=8, final_deals=0)
@@ -149,6 +149,26 @@ def test_exploiter_rounds_put_best_responses_to_the_learner_in_its_pool_and_a_re
     assert [p["name"] for p in more["pool"]][:len(rounds) + 2] == ["random"] + [r["name"] for r in more["exploiters"]]
     for r in more["exploiters"]:  # the resumed run's folder holds every round its checkpoint names
         assert (tmp_path / "more" / "exploiters" / r["name"] / "model.zip").is_file()
+
+
+def test_a_run_resumed_from_a_model_file_starts_from_it_and_plays_its_best_response_first(tmp_path):
+    """A finished model (``model.zip``: config and decisions, no progress) is a start: its network goes on with a fresh
+    optimiser and curve, it is the first snapshot (and magnet), and with ``exploiters`` a best response to it joins the
+    pool before the first table."""
+    first = train(tiny(tmp_path, decisions=128, opponents="random", final_deals=0), log=lambda _line: None)
+    model = tmp_path / "run" / "model.zip"
+    assert not is_checkpoint(read_metadata(model)) and is_checkpoint(read_metadata(tmp_path / "run" / "checkpoint.zip"))
+    start = first["decisions"]
+    more = train(tiny(tmp_path, decisions=start + 256, exploiters=4096, opponents="random", final_deals=8,
+                      resume=str(model), out=str(tmp_path / "more")), log=lambda _line: None)
+    out = tmp_path / "more"
+    assert more["curve"][0]["decisions"] > start and more["decisions"] >= start + 256
+    assert [r["name"] for r in more["exploiters"]] == [f"exploiter@{start}"]  # at once; the next at 4096
+    estimate = json.loads((out / "exploiters" / f"exploiter@{start}" / "result.json").read_text())
+    assert estimate["budget"]["steps"] == 4096
+    snapshots = read_metadata(out / "checkpoint.zip")["train"]["snapshots"]
+    assert snapshots[0] == f"self@{start}" and (out / "snapshots" / f"self@{start}.zip").is_file()
+    assert [p["name"] for p in more["pool"]][:3] == ["random", f"exploiter@{start}", f"self@{start}"]
 
 
 def test_the_command_line_is_the_config_and_the_recipe_its_defaults(tmp_path, capsys):

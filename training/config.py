@@ -112,7 +112,8 @@ class TrainConfig:
     final_deals: int = 4_000
     """Duplicate deals per field of the closing table."""
     resume: str = ""
-    """A checkpoint (``out/checkpoint.zip``) to go on from (``""``: a fresh run)."""
+    """A checkpoint (``out/checkpoint.zip``) to go on from, or a model file to start from (``model.zip`` of a run or of
+    ``cardgym distill``: its network, a fresh optimiser and league; ``""``: a fresh run)."""
     engine: str = "cardgym"
     """``cardgym``: this project's learner; ``rllib``: RLlib's PPO on Ray with one env-runner process, ``rllib:N``
     with N from 1 to 64 (extra cardgym[rllib]; one learner seat per table, no imitation, snapshots or magnet)."""

@@ -4,7 +4,9 @@ The loop, top to bottom (CleanRL's shape, over the batched core):
 
 1. Build the game, the opponent pool (:mod:`training.opponent_pool`: fixed agents with weights, later snapshots of
    the learner) and the policy (:mod:`training.actor_critic`: the network a ``ppo:`` model file holds) — or take them
-   from a checkpoint (``resume``).
+   from a checkpoint (``resume``), or take the policy from a model file (``resume``: a run's or ``cardgym
+   distill``'s ``model.zip``), which becomes the first snapshot and magnet, and with ``exploiters`` the target of a
+   first exploiter round at once.
 2. A fresh policy first imitates the magnet agent (:mod:`training.imitation`), so PPO starts where the heuristic
    plays.
 3. Repeat until ``decisions`` learner decisions: collect ``ppo.rollout_steps`` decisions at each of ``ppo.tables``
@@ -27,7 +29,8 @@ optimiser state and the run's progress: resumable), ``snapshots/`` (the pool's s
 ``exploiters/`` (each exploiter round's target and best response), ``results.json``, ``learning_curve.png``. A
 resumed run goes on with the checkpoint's network, optimiser, curve, league weights, snapshots, exploiters and magnet,
 under the config given (its network settings are the file's); its tables are dealt afresh from a seed that depends on
-the run's seed and progress.
+the run's seed and progress. A run resumed from a model file goes on from its network and learner decisions with a
+fresh optimiser, curve and league.
 """
 
 from __future__ import annotations
@@ -92,9 +95,23 @@ class Progress:
     """The imitation's last accuracy and losses."""
 
 
+def is_checkpoint(meta: dict[str, Any]) -> bool:
+    """Whether a model file's metadata is a checkpoint's (the run's progress) rather than a finished model's
+    (``model.zip`` of ``cardgym train`` or ``cardgym distill``: the config and learner decisions only)."""
+    section = meta.get("train")
+    return not isinstance(section, dict) or any(key in section for key in CHECKPOINT_KEYS)
+
+
+CHECKPOINT_KEYS = ("updates", "curve", "ahead", "snapshots", "exploiters")
+"""What a checkpoint's ``train`` section records beyond a model file's ``config`` and ``decisions``."""
+
+
 def read_progress(meta: dict[str, Any], path: str | Path) -> Progress:
-    """The :class:`Progress` a checkpoint's metadata records, checked (raises :class:`ModelFileError`)."""
+    """The :class:`Progress` a checkpoint's metadata records, checked, or a model file's: its learner decisions
+    (raises :class:`ModelFileError`)."""
     section = field(meta, "train", "JSON object", path, "")
+    if not is_checkpoint(meta):
+        return Progress(field(section, "decisions", "non-negative integer", path, "train"))
     progress = Progress(field(section, "decisions", "non-negative integer", path, "train"),
                         field(section, "updates", "non-negative integer", path, "train"))
     curve, ahead, snapshots = section.get("curve"), section.get("ahead"), section.get("snapshots")
@@ -131,7 +148,12 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     if cfg.resume:
         policy, meta = load_trainable(cfg.resume, game)
         progress = read_progress(meta, cfg.resume)
-        folder = Path(cfg.resume).parent / "snapshots"
+        from_model = not is_checkpoint(meta)
+        folder = out / "snapshots" if from_model else Path(cfg.resume).parent / "snapshots"
+        if from_model:  # the model is the first snapshot (and the magnet, below)
+            progress.snapshots = [f"self@{progress.decisions}"]
+            folder.mkdir(parents=True, exist_ok=True)
+            save_policy(policy, folder / f"{progress.snapshots[0]}.zip", game, {"snapshot_of": str(out)})
         for name in progress.snapshots:
             pool.add_snapshot(name, PPOAgent.snapshot(game, load_policy(folder / f"{name}.zip", game)))
         for member in resumed(Path(cfg.resume).parent, out, progress.exploiters, game, Path(cfg.resume),
@@ -143,7 +165,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                 shutil.copyfile(folder / f"{name}.zip", out / "snapshots" / f"{name}.zip")
     else:
         policy = new_policy(game, p.features_dim, tuple(p.net_arch), cfg.seed, cfg.advisor, p.advice_gain)
-        progress = Progress()
+        progress, from_model = Progress(), False
     resumed_rounds = list(progress.exploiters)
     pool.set_ahead(progress.ahead)
     out.mkdir(parents=True, exist_ok=True)
@@ -162,6 +184,11 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
         log(f"imitation: {cfg.imitate:,} decisions of the {cfg.magnet}, "
             f"{progress.imitation['accuracy']:.1%} of its actions matched")
 
+    if from_model and cfg.exploiters:  # the model's own best response joins the pool before the first table
+        member, record = exploiter_round(cfg, game, policy, progress.decisions, log)
+        pool.add_fixed(member)
+        progress.exploiters.append(record)
+
     # 3. PPO: the rollout plays a copy of the policy (``acting``), so the update of one batch runs in a second
     # thread while the next batch is collected (each batch is sampled by the policy of one update before)
     acting = frozen_copy(policy)
@@ -174,6 +201,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
     generator = th.Generator().manual_seed(cfg.seed + 1 + progress.updates)
     start, deadline = progress.decisions, wall0 + cfg.minutes * 60 if cfg.minutes else None
     loop0 = time.perf_counter()  # progress lines give the rate of the PPO phase (imitation excluded)
+    loop_rounds = len(progress.exploiters)  # the rounds played since loop0 are not the PPO phase's time
     next_eval = _next(progress.decisions, cfg.eval_every)
     next_exploiter = _next(progress.decisions, cfg.exploiters)
     unit = UNITS.get(game.name, "reward")
@@ -206,7 +234,7 @@ def train(cfg: TrainConfig, log: Callable[[str], None] = print) -> dict[str, Any
                                        "return": round(float(done_returns.mean()), 4) if done_returns.size else None,
                                        **{k: round(v, 5) for k, v in stats.items()}})
                 if progress.updates % PROGRESS_EVERY == 0:
-                    rounds = sum(r["seconds"] for r in progress.exploiters[len(resumed_rounds):])
+                    rounds = sum(r["seconds"] for r in progress.exploiters[loop_rounds:])
                     rate = (progress.decisions - start) / (time.perf_counter() - loop0 - rounds)
                     log(f"{progress.decisions:>12,} decisions: {rate:,.0f}/s, {progress.curve[-1]['return']} "
                         f"{unit}/episode against the pool")
