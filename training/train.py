@@ -95,15 +95,15 @@ class Progress:
     """The imitation's last accuracy and losses."""
 
 
+CHECKPOINT_KEYS = ("updates", "curve", "ahead", "snapshots", "exploiters")
+"""What a checkpoint's ``train`` section records beyond a model file's ``config`` and ``decisions``."""
+
+
 def is_checkpoint(meta: dict[str, Any]) -> bool:
     """Whether a model file's metadata is a checkpoint's (the run's progress) rather than a finished model's
     (``model.zip`` of ``cardgym train`` or ``cardgym distill``: the config and learner decisions only)."""
     section = meta.get("train")
     return not isinstance(section, dict) or any(key in section for key in CHECKPOINT_KEYS)
-
-
-CHECKPOINT_KEYS = ("updates", "curve", "ahead", "snapshots", "exploiters")
-"""What a checkpoint's ``train`` section records beyond a model file's ``config`` and ``decisions``."""
 
 
 def read_progress(meta: dict[str, Any], path: str | Path) -> Progress:
