@@ -289,3 +289,24 @@ def test_a_bad_checkpoint_is_refused_in_one_line_and_nothing_is_written(breaks, 
         train(tiny(tmp_path, resume=str(bad), out=str(tmp_path / "resumed")), log=lambda _line: None)
     assert message in str(e.value) and "\n" not in str(e.value)
     assert not (tmp_path / "resumed").exists()
+
+
+@pytest.mark.parametrize("decisions", [-3, "many", None])
+def test_a_model_file_to_start_from_with_bad_decisions_is_refused_in_one_line(decisions, tmp_path):
+    """A finished model given to ``resume`` is checked as a checkpoint is: one line, and nothing is written."""
+    import zipfile
+
+    train(tiny(tmp_path, decisions=128, opponents="random", final_deals=0), log=lambda _line: None)
+    with zipfile.ZipFile(tmp_path / "run" / "model.zip") as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    meta = json.loads(members["cardgym.json"])
+    meta["train"]["decisions"] = decisions
+    members["cardgym.json"] = json.dumps(meta).encode()
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(ValueError) as e:
+        train(tiny(tmp_path, resume=str(bad), out=str(tmp_path / "resumed")), log=lambda _line: None)
+    assert "train.decisions must be a non-negative integer" in str(e.value) and "\n" not in str(e.value)
+    assert not (tmp_path / "resumed").exists()
