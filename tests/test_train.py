@@ -272,19 +272,8 @@ def test_a_bad_recipe_is_refused_in_one_line(text, message, tmp_path):
     (lambda meta: meta["train"].update(exploiters=[{"name": "exploiter@5"}]), "exploiter@5's model file"),
 ])
 def test_a_bad_checkpoint_is_refused_in_one_line_and_nothing_is_written(breaks, message, tmp_path):
-    import zipfile
-
     train(tiny(tmp_path, decisions=128, opponents="random"), log=lambda _line: None)
-    good = tmp_path / "run" / "checkpoint.zip"
-    with zipfile.ZipFile(good) as z:
-        members = {name: z.read(name) for name in z.namelist()}
-    meta = json.loads(members["cardgym.json"])
-    breaks(meta)
-    members["cardgym.json"] = json.dumps(meta).encode()
-    bad = tmp_path / "bad.zip"
-    with zipfile.ZipFile(bad, "w") as z:
-        for name, data in members.items():
-            z.writestr(name, data)
+    bad = _edited(tmp_path / "run" / "checkpoint.zip", breaks, tmp_path / "bad.zip")
     with pytest.raises(ValueError) as e:
         train(tiny(tmp_path, resume=str(bad), out=str(tmp_path / "resumed")), log=lambda _line: None)
     assert message in str(e.value) and "\n" not in str(e.value)
@@ -294,19 +283,25 @@ def test_a_bad_checkpoint_is_refused_in_one_line_and_nothing_is_written(breaks, 
 @pytest.mark.parametrize("decisions", [-3, "many", None])
 def test_a_model_file_to_start_from_with_bad_decisions_is_refused_in_one_line(decisions, tmp_path):
     """A finished model given to ``resume`` is checked as a checkpoint is: one line, and nothing is written."""
-    import zipfile
-
     train(tiny(tmp_path, decisions=128, opponents="random", final_deals=0), log=lambda _line: None)
-    with zipfile.ZipFile(tmp_path / "run" / "model.zip") as z:
-        members = {name: z.read(name) for name in z.namelist()}
-    meta = json.loads(members["cardgym.json"])
-    meta["train"]["decisions"] = decisions
-    members["cardgym.json"] = json.dumps(meta).encode()
-    bad = tmp_path / "bad.zip"
-    with zipfile.ZipFile(bad, "w") as z:
-        for name, data in members.items():
-            z.writestr(name, data)
+    bad = _edited(tmp_path / "run" / "model.zip", lambda meta: meta["train"].update(decisions=decisions),
+                  tmp_path / "bad.zip")
     with pytest.raises(ValueError) as e:
         train(tiny(tmp_path, resume=str(bad), out=str(tmp_path / "resumed")), log=lambda _line: None)
     assert "train.decisions must be a non-negative integer" in str(e.value) and "\n" not in str(e.value)
     assert not (tmp_path / "resumed").exists()
+
+
+def _edited(source, edit, path):
+    """A copy of the model file ``source`` at ``path`` whose metadata ``edit`` changed in place."""
+    import zipfile
+
+    with zipfile.ZipFile(source) as z:
+        members = {name: z.read(name) for name in z.namelist()}
+    meta = json.loads(members["cardgym.json"])
+    edit(meta)
+    members["cardgym.json"] = json.dumps(meta).encode()
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return path
