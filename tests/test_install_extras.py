@@ -3,8 +3,9 @@
 ``cardgym exploit``, ``cardgym distill``, a ``ppo:`` agent, ``examples/ppo_selfplay.py``) says so in one line naming
 the extra.
 
-No venv is built: each case runs in a new Python whose import system finds none of the extra's modules, as if they
-were not installed (:data:`WITHOUT_TRAIN`, Python's path finder with those names left out).
+Most cases run in a new Python whose import system finds none of the extra's modules, as if they were not installed
+(:data:`WITHOUT_TRAIN`, Python's path finder with those names left out); one builds a real virtual environment with
+``pip install -e .`` alone, which also shows that the core's own dependency list is complete.
 """
 
 from __future__ import annotations
@@ -86,3 +87,31 @@ def test_a_missing_train_extra_is_one_line(code, args, status, message, tmp_path
     done = run(code, *args, cwd=tmp_path)
     assert (done.returncode, done.stderr, done.stdout) == (status, message + "\n", "")
     assert not (tmp_path / "out").exists()  # refused before anything is written
+
+
+def test_a_new_virtual_environment_with_the_core_alone_plays_and_refuses_training_in_one_line(tmp_path) -> None:
+    """``python -m venv`` and ``pip install -e .`` (the constraints file's versions, no extra), then, in that
+    environment: none of the train extra's modules is importable, ``cardgym eval`` plays a table of bots, and
+    ``cardgym train`` says in one line which extra it needs."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    install = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                              "-c", ROOT / "constraints.txt", "-e", ROOT], capture_output=True, text=True, timeout=1200)
+    assert install.returncode == 0, install.stderr[-3000:]
+
+    def in_venv(*args: str) -> subprocess.CompletedProcess:
+        env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        return subprocess.run([*args], capture_output=True, text=True, timeout=600, cwd=tmp_path, env=env)
+
+    found = in_venv(str(python), "-c", "import importlib.util as u; "
+                    f"print(sorted(m for m in {EXTRAS['train']!r} if u.find_spec(m)))")
+    assert (found.returncode, found.stdout) == (0, "[]\n"), found.stderr
+    cardgym = str(venv / "bin" / "cardgym")
+    played = in_venv(cardgym, "eval", "--game", "triolet", "--players", "3", "--agents", "random", "heuristic",
+                     "specials", "--deals", "6", "--no-save")
+    assert played.returncode == 0 and "triolet, 3 players" in played.stdout, played.stderr
+    refused = in_venv(cardgym, "train", "--out", "out")
+    assert (refused.returncode, refused.stderr, refused.stdout) == (
+        2, f"cardgym train: error: training {TRAIN_EXTRA}\n", "")
+    assert not (tmp_path / "out").exists()
