@@ -75,7 +75,7 @@ class _Watch:
         if self.game.name != "tripoli":
             return
         mask = state.legal_action_mask
-        facing = (mask[:, self.call].any(1) & mask[:, self.fold].any(1) & (state.current_player != 0))
+        facing = mask[:, self.call].any(1) & mask[:, self.fold].any(1) & (state.current_player != 0) & ~state.done
         np.add.at(self.den, rows[facing], 1.0)
         np.add.at(self.num, rows[facing & self.fold[actions]], 1.0)
 
