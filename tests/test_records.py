@@ -4,12 +4,13 @@ bound to fresh records before a kernel runs, without changing a value."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
 from envs.core import records
 from envs.core.game import sample_legal
-from envs.registry import GAMES, make_game
+from envs.registry import GAMES, game_class, make_game
 
 
 def _played(name: str, tables: int = 16, moves: int = 6):
@@ -100,3 +101,29 @@ def test_an_illegal_action_at_a_later_table_changes_no_table(name: str) -> None:
         game.step(state, actions)
     for field in ("legal_action_mask", "rewards", "current_player", "terminated", "forced_count"):
         np.testing.assert_array_equal(getattr(state, field), getattr(before, field), err_msg=field)
+
+
+VARIANTS = {
+    "tripoli": [{"max_bid": 100, "bet_limit": 100},
+                {"max_bid": 1, "bet_limit": 1, "max_raises": 0, "auto_forced": False}],
+    "triolet": [{"faceup_sets": True, "auto_forced": False}, {"max_turns": 7}],
+    "flipflop": [{"num_deals": 3, "bankroll": 6}, {"declare_49_50": "first_turn"}],
+}
+"""Rule options that change the action table, the deal or the episode, beside the defaults."""
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_table_size_and_rule_variant_shares_one_kernel_signature(name: str) -> None:
+    """Seat fields are stored for the largest table and Tripoli's legal mask for its largest action table, so the
+    kernels' arguments have one numba type whatever the table size and options: a game compiles once, not once per
+    variant (a sweep over ``max_bid`` or table sizes would otherwise spend half a minute compiling each)."""
+    assert set(VARIANTS) == set(GAMES)
+    cls = game_class(name)
+    signatures = set()
+    for n in range(cls.min_players, cls.max_players + 1):
+        for options in [{}, *VARIANTS[name]]:
+            game = make_game(name, n, **options)
+            state = game.init(3, batch_size=2)
+            signatures.add(tuple(str(numba.typeof(arg)) for arg in game.kernel_args(state)))
+            assert state.legal_action_mask.shape == (2, game.num_actions)  # the state shows the game's own actions
+    assert len(signatures) == 1

@@ -710,10 +710,17 @@ def apply(t, r, x, b, a):
     return play_run(t, r, x, b, t.last_card + 1)  # P_RUN
 
 
+@numba.njit(cache=True, inline="always")
+def legal_mask(t, r):
+    """Table record ``t``'s legal mask over this configuration's actions: the record stores it for the largest action
+    table (``MAX_ACTIONS``), whose tail stays False."""
+    return t.legal_action_mask[: r.continue_run + 1]
+
+
 @numba.njit(cache=True)
 def compute_mask(t, r):
     """The legal actions of the decision table ``b`` waits on; returns how many there are."""
-    m = t.legal_action_mask
+    m = legal_mask(t, r)
     m[:] = False
     phase = t.phase
     p = t.current_player

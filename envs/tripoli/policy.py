@@ -267,12 +267,13 @@ def rollout_tables(rec, r, x, idx, styles, table, num_deals, stop_at_deal_end, s
                 break
             p = t.current_player
             style = seat_style[i, p]
+            mask = K.legal_mask(t, r)
             if style < 0:
-                a = random_legal(t.legal_action_mask)
+                a = random_legal(mask)
             else:
                 viewer[0] = p
                 _observe_tables(viewer, row, rec[b : b + 1], r.n, num_deals)
-                a = decide(row[0], t.legal_action_mask, styles[style], table)
+                a = decide(row[0], mask, styles[style], table)
             play.start_step(t, x, b)
             over = K.apply(t, r, x, b, a)
             while over:

@@ -238,7 +238,7 @@ def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offse
                 else:
                     viewer[0] = p
                     _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
-                    a = decide(row[0], tr.legal_action_mask, prm, table)
+                    a = decide(row[0], K.legal_mask(tr, r), prm, table)
             elif p != me:
                 score = n_judges > 0 and k >= scored[v]
                 like = lik_style[v, p] >= 0 and weigh[a]
@@ -246,19 +246,20 @@ def _replay_tables(rec, r, x, seat, owner, lengths, actors, actions, hist, offse
                     viewer[0] = p
                     _observe_tables(viewer, row, rec[t : t + 1], r.n, num_deals)
                     count = 0
-                    for j in range(tr.legal_action_mask.shape[0]):
-                        count += tr.legal_action_mask[j]
+                    mask = K.legal_mask(tr, r)
+                    for j in range(mask.shape[0]):
+                        count += mask[j]
                     if score:
                         for j in range(n_judges):
-                            guess = decide(row[0], tr.legal_action_mask, judges[j], table)
+                            guess = decide(row[0], mask, judges[j], table)
                             agree[t, k, j] = 1.0 if guess == a else 0.0
                         inv_legal[t, k] = 1.0 / count
                     if like and count > 1:
-                        guess = decide(row[0], tr.legal_action_mask, judges[lik_style[v, p]], table)
+                        guess = decide(row[0], mask, judges[lik_style[v, p]], table)
                         hit = (1.0 - noise) if guess == a else 0.0
                         rnd = lik_random[v, p]
                         logw[t] += np.log(rnd / count + (1.0 - rnd) * (hit + noise / count))
-            if a < 0 or a >= tr.legal_action_mask.shape[0] or not tr.legal_action_mask[a]:
+            if a < 0 or a > r.continue_run or not tr.legal_action_mask[a]:
                 good = False
                 break
             played[t, k] = a

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from envs.core.game import BatchState
+from envs.tripoli.actions import TripoliActions
+from envs.tripoli.config import TripoliConfig
 
 MAX_PLAYERS = 9
 """The largest table (seat fields of the table records are stored for it)."""
+_RANGES = {f.name: f.metadata.get("range") for f in fields(TripoliConfig)}
+MAX_ACTIONS = TripoliActions(_RANGES["max_bid"][1], _RANGES["bet_limit"][1]).size
+"""The largest action table (the largest ``max_bid`` and ``bet_limit``; the legal masks of the table records
+are stored for it)."""
 RANK_TEN, RANK_JACK, RANK_QUEEN, RANK_KING, RANK_ACE = 8, 9, 10, 11, 12
 PAY_RANKS = np.array([RANK_ACE, RANK_KING, RANK_QUEEN, RANK_JACK, RANK_TEN], np.int64)
 """Rank of the pay card of layout spaces 0–4 (A, K, Q, J, 10; T2)."""
@@ -117,10 +123,11 @@ class TripoliState(BatchState):
 def record_fields(n: int, num_actions: int) -> dict[str, tuple]:
     """The fields of one table's record (:mod:`envs.core.records`) for ``n`` seats and ``num_actions`` actions: every
     field of :class:`TripoliState` but the stacked decks and the forced-move report, with its per-table shape. Seat
-    fields are stored for the largest table (9 seats) and seen for ``n``: every table size shares one record type, so
-    the kernels compile once."""
+    fields are stored for the largest table (9 seats) and the legal mask for the largest action table (``MAX_ACTIONS``,
+    the largest ``max_bid`` and ``bet_limit``), and seen for ``n`` and ``num_actions``: every table size and every
+    bid and bet range share one record type, so the kernels compile once (the stored tail of the mask stays False)."""
     i8, u8, b1 = np.int64, np.uint64, np.bool_
-    fields = {
+    shapes = {
         "seeds": (u8, ()), "current_player": (i8, ()), "legal_action_mask": (b1, (num_actions,)),
         "rewards": (np.float64, (n,)), "terminated": (b1, ()), "truncated": (b1, ()), "phase": (i8, ()),
         "deal": (i8, ()), "final": (b1, ()), "final_pot": (i8, ()), "final_left": (i8, (NUM_SPACES,)),
@@ -132,4 +139,7 @@ def record_fields(n: int, num_actions: int) -> dict[str, tuple]:
         "poker_winner": (i8, ()), "run_suit": (i8, ()), "last_card": (i8, ()), "last_player": (i8, ()),
         "run_start": (i8, ()), "played_by": (u8, (n,)),
     }
-    return {name: (dt, (MAX_PLAYERS,), shape) if shape == (n,) else (dt, shape) for name, (dt, shape) in fields.items()}
+    stored = {name: (dt, (MAX_PLAYERS,), shape) if shape == (n,) else (dt, shape)
+              for name, (dt, shape) in shapes.items()}
+    stored["legal_action_mask"] = (b1, (MAX_ACTIONS,), (num_actions,))
+    return stored
