@@ -56,16 +56,17 @@ def imitate(policy, game: BatchedGame, teacher: Agent, decisions: int, seed: int
             deadline: float | None = None,
             log: Callable[[int, dict[str, float]], None] | None = None) -> dict[str, float]:
     """Fit ``policy`` (:func:`training.actor_critic.new_policy`) to ``teacher`` on about ``decisions`` teacher
-    decisions, collected ``tables`` games at a time (seeds ``seed * 2**32 + k``, apart from PPO's), each chunk
-    trained ``epochs`` times. Stops early at ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's
-    accuracy and losses."""
+    decisions, collected ``tables`` games at a time, or fewer when fewer decisions remain (a game holds at least one),
+    with seeds ``seed * 2**32 + k``, apart from PPO's; each chunk is trained ``epochs`` times. Stops early at
+    ``deadline`` (a ``time.perf_counter()`` value). Returns the last chunk's accuracy and losses."""
     opt = th.optim.Adam(policy.parameters(), lr=learning_rate)
     rng = np.random.default_rng(seed)
     policy.set_training_mode(True)
     done, chunk, stats = 0, 0, {}
     base = np.uint64(2**63) + np.uint64(seed % 2**30) * np.uint64(2**32)
     while done < decisions and (deadline is None or time.perf_counter() < deadline):
-        seeds = base + np.arange(chunk * tables, (chunk + 1) * tables, dtype=np.uint64)
+        games = min(tables, decisions - done)
+        seeds = base + np.arange(chunk * tables, chunk * tables + games, dtype=np.uint64)
         obs, masks, actions, to_go = demonstrations(game, teacher, seeds, rng)
         x, mask_t = inputs(policy, th.as_tensor(policy_input(policy, obs, masks))), th.as_tensor(masks)
         act_t, ret_t = th.as_tensor(actions), th.as_tensor(to_go * reward_scale)
