@@ -46,7 +46,10 @@ from typing import Any
 
 from benchmarks import results_dir, write_result
 from benchmarks.anchors import ANCHORS
+from benchmarks.arguments import add_batches, add_commit, add_seconds, benchmark_parser
 from envs.registry import GAMES as REGISTRY
+from training.cli_args import count
+from training.limits import MAX_TABLES
 
 ROOT = Path(__file__).parent.parent
 GAMES = tuple(REGISTRY)
@@ -343,15 +346,16 @@ def run(seconds: float, batches: list[int], out: Path, sample_tables: int = SAMP
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any] | None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=3.0, help="timed CPU seconds per measurement")
-    ap.add_argument("--batches", type=int, nargs="+", default=[1, 64, 1024, 8192], help="cardgym core batch sizes")
+    ap = benchmark_parser("compare", __doc__)
+    add_seconds(ap, 3.0, "measurement")
+    add_batches(ap, [1, 64, 1024, 8192])
     ap.add_argument("--out", type=Path, default=None,
                     help="JSON file; the plot gets .png (default: compare.json in runs/benchmarks/, or with "
                          "--commit in benchmarks/results/)")
-    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
-    ap.add_argument("--sample-tables", type=int, default=SAMPLE_TABLES,
-                    help="games played to the end to measure cardgym's mean decisions per game")
+    add_commit(ap)
+    ap.add_argument("--sample-tables", type=count(MAX_TABLES), default=SAMPLE_TABLES,
+                    help="games played to the end to measure cardgym's mean decisions per game "
+                         f"(default {SAMPLE_TABLES})")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # one measurement, run by `measure` in a child process
     args = ap.parse_args(argv)
     if args.worker:

@@ -12,7 +12,6 @@ start to exit, interpreter start and imports included. Results are printed and w
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import subprocess
@@ -22,6 +21,7 @@ import time
 from pathlib import Path
 
 from benchmarks import results_dir, write_result
+from benchmarks.arguments import add_commit, add_players, benchmark_parser, checked_games
 from envs.registry import GAMES
 
 ROOT = Path(__file__).parent.parent
@@ -49,13 +49,14 @@ def first_use_seconds(name: str, players: int, cache_dir: Path) -> float:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--players", type=int, default=4)
+    ap = benchmark_parser("compile_time", __doc__)
+    add_players(ap)
     ap.add_argument("--out", type=Path, default=None,
                     help="JSON file (default: compile_time.json in runs/benchmarks/, or with --commit in "
                          "benchmarks/results/)")
-    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
+    add_commit(ap)
     args = ap.parse_args(argv)
+    checked_games(ap, GAMES, args.players)
     rows = []
     print(f"{'game':<10}{'cold cache s':>14}{'warm cache s':>14}")
     for name in GAMES:

@@ -15,7 +15,6 @@ changes the positions that follow). Numbers go to ``benchmarks/results/deviation
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -26,14 +25,17 @@ from typing import Any
 import numpy as np
 
 from agents.heldout import heldout_specs
-from agents.registry import AgentSpecError, make_agent
+from agents.registry import make_agent
+from benchmarks.arguments import add_game, add_players, add_seed, benchmark_parser, checked_games, refused
 from envs.core.agent import AgentBase
-from envs.core.checks import ArgumentError
 from envs.core.game import BatchedGame, action_kind
-from envs.registry import GAMES, make_game
+from training.cli_args import count
 from training.evaluate import FieldEvaluator
+from training.limits import MAX_DEALS
 
 RESULTS = Path(__file__).parent / "results"
+MAX_TOP = 100
+"""Departure kinds measured per field at most (``--top``): each is a measurement of ``--deals`` deals."""
 
 
 class Gated(AgentBase):
@@ -111,40 +113,35 @@ def report(rows: list[dict[str, Any]], reference: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.deviations", description=__doc__.split("\n")[0])
-    p.add_argument("--game", choices=sorted(GAMES), default="tripoli")
-    p.add_argument("--players", type=int, default=4, help="table size (default 4)")
+    p = benchmark_parser("deviations", __doc__.split("\n")[0])
+    add_game(p, "tripoli")
+    add_players(p)
     p.add_argument("--model", required=True,
                    help="the agent examined: a model file's path, or any agent spec (ppo:path/to/model.zip, a bot)")
     p.add_argument("--reference", default="heuristic", help="the bot it is compared with (default heuristic)")
     p.add_argument("--fields", default="heuristic,heldout:noisy",
                    help="comma-separated fields: agent specs, or heldout:NAME for a held-out style")
-    p.add_argument("--deals", type=int, default=10_000, help="duplicate deals per measurement (default 10,000)")
-    p.add_argument("--seed", type=int, default=12345, help="seed of the deals (default 12345)")
-    p.add_argument("--top", type=int, default=8, help="departure kinds measured in each field (default 8)")
+    p.add_argument("--deals", type=count(MAX_DEALS), default=10_000,
+                   help="duplicate deals per measurement (default 10,000)")
+    add_seed(p, 12345, "seed of the deals")
+    p.add_argument("--top", type=count(MAX_TOP, low=0), default=8,
+                   help="departure kinds measured in each field (default 8)")
     p.add_argument("--label", default="", help="name of the results file (default: the model file's folder)")
     args = p.parse_args(argv)
+    game = checked_games(p, [args.game], args.players)[args.game]
     model = f"ppo:{args.model}" if args.model.endswith(".zip") and ":" not in args.model else args.model
     label = args.label or (Path(model[len("ppo:"):]).parent.name if model.startswith("ppo:") else "") or "model"
     try:
-        if args.deals < 1:
-            raise ValueError(f"--deals must be ≥ 1, got {args.deals}")
-        if args.top < 0:
-            raise ValueError(f"--top must be ≥ 0, got {args.top}")
-        if not 0 <= args.seed < 2**32:
-            raise ValueError(f"--seed must be from 0 to 2**32 - 1, got {args.seed}")
         if not re.fullmatch(r"[A-Za-z0-9_.-]+", label):
             raise ValueError(f"--label must be letters, digits, '_', '.' or '-', got {label!r}")
-        game = make_game(args.game, num_players=args.players)
         names = [f.strip() for f in args.fields.split(",") if f.strip()]
         if not names:
             raise ValueError("--fields names no field")
         fields = {name: make_agent(field_spec(args.game, name), game) for name in names}
         model_agent, ref_agent = make_agent(model, game), make_agent(args.reference, game)
         rows = breakdown(game, model_agent, ref_agent, fields, args.deals, args.seed, args.top)
-    except (ValueError, AgentSpecError, ArgumentError) as e:
-        print(f"deviations: {e}", file=sys.stderr)
-        return 2
+    except ValueError as e:  # a label, a field, an agent spec or a model file it cannot use
+        return refused(p, e)
     print(report(rows, args.reference))
     out = RESULTS / f"deviations_{args.game}_{label}.json"
     out.write_text(json.dumps({"game": args.game, "players": args.players, "model": model,

@@ -34,9 +34,12 @@ import torch as th
 
 from agents.registry import make_agent
 from benchmarks import results_dir, write_result
+from benchmarks.arguments import add_commit, add_seed, benchmark_parser
 from benchmarks.train_throughput import make_model
 from envs.registry import make_game
-from training.config import TrainConfig, load_recipe
+from training.cli_args import count
+from training.config import RecipeError, TrainConfig, load_recipe
+from training.limits import MAX_STEPS, MAX_TABLES, MAX_THREADS
 from training.sb3_vec_env import CardVecEnv
 from training.train import MAX_SNAPSHOTS, train
 
@@ -91,9 +94,18 @@ def measure_sb3(game_name: str, players: int, tables: int, steps: int, seed: int
             "decisions_per_cpu_second": round(model.num_timesteps / cpu)}
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def timed_config(recipe: TrainConfig, updates: int, threads: int, seed: int) -> TrainConfig:
+    """The recipe's training as timed at ``threads`` torch threads: ``updates`` updates and nothing else
+    (:data:`QUIET`), in a folder of ``runs/benchmarks/``. Raises :class:`~training.config.RecipeError` for a budget
+    past :data:`~training.limits.MAX_STEPS` decisions."""
+    return dataclasses.replace(recipe, **QUIET, decisions=updates * recipe.ppo.tables * recipe.ppo.rollout_steps,
+                               out=str(results_dir(False) / "learner_throughput_run"), seed=seed,
+                               ppo=dataclasses.replace(recipe.ppo, threads=threads))
+
+
+def run(args: argparse.Namespace, recipe: TrainConfig, timed: list[TrainConfig]) -> dict[str, Any]:
+    """Time the learner on each of the ``timed`` configs of ``recipe`` (one per thread count), then the SB3 anchor."""
     load_before = os.getloadavg()
-    recipe = load_recipe(args.recipe)
     result: dict[str, Any] = {
         "benchmark": "learner_throughput", "recipe": args.recipe, "game": recipe.game, "players": recipe.players,
         "tables": recipe.ppo.tables, "rollout_steps": recipe.ppo.rollout_steps, "updates": args.updates,
@@ -102,13 +114,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "load_average_before": [round(x, 2) for x in load_before],
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset: OpenMP's default)"), "learner": {},
     }
-    for threads in args.threads:
-        batch = recipe.ppo.tables * recipe.ppo.rollout_steps
-        budget = args.updates * batch
-        cfg = dataclasses.replace(recipe, **QUIET, decisions=budget,
-                                  out=str(results_dir(False) / "learner_throughput_run"), seed=args.seed,
-                                  ppo=dataclasses.replace(recipe.ppo, threads=threads))
-        result["learner"][f"{threads}_threads"] = measure_learner(cfg, snapshots=bool(recipe.eval_every))
+    for cfg in timed:
+        result["learner"][f"{cfg.ppo.threads}_threads"] = measure_learner(cfg, snapshots=bool(recipe.eval_every))
     result["sb3_anchor"] = measure_sb3(recipe.game, recipe.players, args.sb3_tables, args.sb3_steps, args.seed,
                                        args.threads[0])
     result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
@@ -116,17 +123,29 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = benchmark_parser("learner_throughput", __doc__)
     p.add_argument("--recipe", default="recipes/tripoli.toml", help="the recipe timed (default recipes/tripoli.toml)")
-    p.add_argument("--updates", type=int, default=10, help="updates timed (after a warm-up run)")
-    p.add_argument("--threads", type=int, nargs="+", default=[1], help="torch thread counts to time")
-    p.add_argument("--sb3-tables", type=int, default=256, help="tables of the SB3 anchor (train_throughput's)")
-    p.add_argument("--sb3-steps", type=int, default=8192, help="learner decisions of the SB3 anchor")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--updates", type=count(MAX_STEPS), default=10,
+                   help="updates timed (after a warm-up run; default 10)")
+    p.add_argument("--threads", type=count(MAX_THREADS), nargs="+", default=[1],
+                   help="torch thread counts to time (default 1)")
+    p.add_argument("--sb3-tables", type=count(MAX_TABLES), default=256,
+                   help="tables of the SB3 anchor (train_throughput's; default 256)")
+    p.add_argument("--sb3-steps", type=count(MAX_STEPS), default=8192,
+                   help="learner decisions of the SB3 anchor (default 8192)")
+    add_seed(p, 0, "seed of the runs")
     p.add_argument("--note", default="", help="a note stored with the result (e.g. what else ran)")
-    p.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
+    add_commit(p)
     args = p.parse_args(argv)
-    result = run(args)
+    try:
+        recipe = load_recipe(args.recipe)
+    except RecipeError as err:
+        p.error(f"--recipe: {err}")
+    try:
+        timed = [timed_config(recipe, args.updates, threads, args.seed) for threads in args.threads]
+    except RecipeError as err:
+        p.error(f"--updates {args.updates} at {recipe.ppo.tables * recipe.ppo.rollout_steps:,} decisions each: {err}")
+    result = run(args, recipe, timed)
     if args.note:
         result["note"] = args.note
     path = write_result(result, results_dir(args.commit) / f"learner_throughput_{result['game']}.json")

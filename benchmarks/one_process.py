@@ -28,9 +28,13 @@ from typing import Any
 import numpy as np
 
 from benchmarks import results_dir, write_result
+from benchmarks.arguments import add_batches, add_commit, add_seconds, benchmark_parser
 from envs.registry import GAMES
+from training.cli_args import count
 
 PLAYERS = 4
+MAX_REPEATS = 100
+"""Rounds of measurements at most (``--repeats``): each runs every game in fresh processes, alone and in sequence."""
 RESULT_TAG = "ONE-PROCESS-RESULT "
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -103,11 +107,12 @@ def report(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any] | None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seconds", type=float, default=2.0, help="timed CPU seconds per row")
-    ap.add_argument("--batches", type=int, nargs="+", default=[1, 8192], help="core batch sizes (tables)")
-    ap.add_argument("--repeats", type=int, default=3, help="rounds of measurements; each row reports their median")
-    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers docs quote)")
+    ap = benchmark_parser("one_process", __doc__)
+    add_seconds(ap, 2.0, "row")
+    add_batches(ap, [1, 8192])
+    ap.add_argument("--repeats", type=count(MAX_REPEATS), default=3,
+                    help="rounds of measurements; each row reports their median (default 3)")
+    add_commit(ap)
     ap.add_argument("--worker", nargs="+", choices=sorted(GAMES), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:

@@ -13,11 +13,12 @@ line and the record is left as it was.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from benchmarks.arguments import benchmark_parser, refused
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -71,7 +72,7 @@ def record(name: str, run_dir: Path, command: str, note: str, load: str = "", re
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m benchmarks.record_training", description=__doc__.split("\n")[0])
+    p = benchmark_parser("record_training", __doc__.split("\n")[0])
     p.add_argument("name", help="the run's name in the record (docs/experiments.md lists the names so far)")
     p.add_argument("run_dir", type=Path, help="the run's output directory (holding results.json)")
     p.add_argument("--command", required=True, help="the command that made the run, as a user would type it")
@@ -81,8 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         out = record(args.name, args.run_dir, args.command, args.note, args.load)
     except ValueError as e:
-        print(f"record_training: {e}", file=sys.stderr)
-        return 2
+        return refused(p, e)
     runs = json.loads(out.read_text())["runs"]
     fields = runs[-1]["fields"].values()
     reference = runs[-1].get("reference", "the heuristic")

@@ -17,7 +17,6 @@ the games and specs not measured this time.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -29,8 +28,18 @@ import numpy as np
 from agents.registry import make_agent
 from agents.search import ROLLOUT, SAMPLERS
 from benchmarks import results_dir
-from envs.registry import make_game
+from benchmarks.arguments import (
+    add_commit,
+    add_games,
+    add_players,
+    add_seed,
+    benchmark_parser,
+    check_agents,
+    checked_games,
+)
+from training.cli_args import count
 from training.evaluate import group_seeds, play_tables
+from training.limits import MAX_DEALS, MAX_TABLES
 
 
 def measure(game, spec: str, tables: int, rounds: int, seed: int) -> dict:
@@ -67,22 +76,23 @@ def merged(path: Path, rows: list[dict]) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", default=",".join(SAMPLERS), help="games, comma-separated (default: every game with a "
-                                                                "sampler)")
-    ap.add_argument("--players", type=int, default=4)
+    ap = benchmark_parser("search", __doc__)
+    add_games(ap, list(SAMPLERS), "the games with a sampler")
+    add_players(ap)
     ap.add_argument("--agent", default="search", help="the search spec (default search, i.e. search:200)")
-    ap.add_argument("--deals", type=int, default=8, help="episodes played one table at a time (default 8)")
-    ap.add_argument("--batch", type=int, default=64, help="tables played at once in the batch measurement")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--deals", type=count(MAX_DEALS), default=8, help="episodes played one table at a time (default 8)")
+    ap.add_argument("--batch", type=count(MAX_TABLES), default=64,
+                    help="tables played at once in the batch measurement (default 64)")
+    add_seed(ap, 0, "seed of the deals")
     ap.add_argument("--out", type=Path, default=None,
                     help="JSON file (default: search.json in runs/benchmarks/, or with --commit in "
                          "benchmarks/results/)")
-    ap.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
+    add_commit(ap)
     args = ap.parse_args(argv)
+    games = checked_games(ap, args.games, args.players)
+    check_agents(ap, "--agent", [args.agent], games.values())
     rows = []
-    for name in args.games.split(","):
-        game = make_game(name, num_players=args.players)
+    for name, game in games.items():
         measure(game, args.agent, 1, 1, args.seed + 10_000)  # compile and warm up
         one = measure(game, args.agent, 1, args.deals, args.seed)
         batch = measure(game, args.agent, args.batch, 1, args.seed + 1)

@@ -19,7 +19,6 @@ already in the file and not run again keeps its entry. docs/agents.md quotes the
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import platform
@@ -30,10 +29,18 @@ from agents.heldout import every_field
 from agents.registry import make_agent
 from agents.search import ROLLOUT
 from benchmarks import results_dir, write_result
+from benchmarks.arguments import (
+    add_commit,
+    add_games,
+    add_players,
+    add_seed,
+    benchmark_parser,
+    check_agents,
+    checked_games,
+)
 from envs.core.agent import agent_label
 from envs.registry import GAMES, env_version, make_game
-from training.cli import OneLineParser
-from training.cli_args import count, seed32_int
+from training.cli_args import count
 from training.evaluate import UNITS, FieldEvaluator, fields_table
 from training.limits import MAX_DEALS
 
@@ -78,34 +85,20 @@ def measure(game_name: str, spec: str, deals: int, seed: int, players: int) -> d
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    ap = OneLineParser(prog="python -m benchmarks.strength", description=__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
+    ap = benchmark_parser("strength", __doc__)
+    add_games(ap, list(GAMES))
     ap.add_argument("--agents", nargs="+", default=["search"], metavar="SPEC", help="agent specs (default: search)")
     ap.add_argument("--deals", type=count(MAX_DEALS), default=DEFAULT_DEALS,
                     help=f"deals per field and side (default {DEFAULT_DEALS:,})")
-    ap.add_argument("--seed", type=seed32_int, default=DEFAULT_SEED, help=f"deal seed (default {DEFAULT_SEED})")
-    ap.add_argument("--players", type=count(8, 2), default=4, help="table size (default 4)")
-    ap.add_argument("--commit", action="store_true", help="write to benchmarks/results/ (the quoted numbers)")
+    add_seed(ap, DEFAULT_SEED, "deal seed")
+    add_players(ap)
+    add_commit(ap)
     args = ap.parse_args(argv)
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    unknown = [g for g in games if g not in GAMES]
-    if unknown or not games:
-        ap.error(f"unknown game {unknown[0] if unknown else args.games!r}; known games: {', '.join(GAMES)}")
-    for game_name in games:
-        try:
-            game = make_game(game_name, num_players=args.players)
-        except ValueError as err:
-            ap.error(f"--players {args.players} for {game_name}: {err}")
-        for spec in args.agents:
-            try:
-                make_agent(spec, game)
-            except ValueError as err:
-                ap.error(f"--agents {spec} for {game_name}: {err}")
+    check_agents(ap, "--agents", args.agents, checked_games(ap, args.games, args.players).values())
     path = results_dir(args.commit) / "strength.json"
     result = json.loads(path.read_text()) if path.is_file() else {}
     result.update({"machine": platform.machine(), "python": platform.python_version()})
-    for game_name in games:
+    for game_name in args.games:
         result.setdefault("games", {}).setdefault(game_name, {}).update({
             spec: measure(game_name, spec, args.deals, args.seed, args.players) for spec in args.agents})
     write_result(result, path)

@@ -28,7 +28,6 @@ Written to ``table_signal.json`` in ``runs/benchmarks/`` (``--commit``: ``benchm
 
 from __future__ import annotations
 
-import argparse
 import platform
 import time
 from typing import Any
@@ -39,10 +38,10 @@ from agents.heldout import every_field
 from agents.registry import make_agent
 from agents.search import ROLLOUT
 from benchmarks import results_dir, write_result
+from benchmarks.arguments import add_commit, add_games, add_players, add_seed, benchmark_parser, checked_games
 from envs.core.game import BatchedGame, BatchState, action_kind
 from envs.registry import make_game
-from training.cli import OneLineParser
-from training.cli_args import count, seed32_int
+from training.cli_args import count
 from training.evaluate import group_seeds, play_tables
 
 TARGETS = {"tripoli": ("station",), "flipflop": ("patient", "hoarder")}
@@ -136,21 +135,17 @@ def measure(game_name: str, deals: int, seed: int, players: int) -> dict[str, An
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    ap = OneLineParser(prog="python -m benchmarks.table_signal", description=__doc__,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", default=",".join(TARGETS), help="comma-separated games (default: tripoli,flipflop)")
+    ap = benchmark_parser("table_signal", __doc__)
+    add_games(ap, list(TARGETS), "the games with a table signal")
     ap.add_argument("--deals", type=count(1_000_000), default=DEFAULT_DEALS,
                     help=f"deals per field (default {DEFAULT_DEALS:,})")
-    ap.add_argument("--seed", type=seed32_int, default=DEFAULT_SEED, help=f"deal seed (default {DEFAULT_SEED})")
-    ap.add_argument("--players", type=count(8, 2), default=4, help="table size (default 4)")
-    ap.add_argument("--commit", action="store_true", help="write to benchmarks/results/ (the quoted numbers)")
+    add_seed(ap, DEFAULT_SEED, "deal seed")
+    add_players(ap)
+    add_commit(ap)
     args = ap.parse_args(argv)
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    unknown = [g for g in games if g not in TARGETS]
-    if unknown or not games:
-        ap.error(f"no table signal for {unknown[0] if unknown else args.games!r}; games: {', '.join(TARGETS)}")
+    checked_games(ap, args.games, args.players)
     result: dict[str, Any] = {"machine": platform.machine(), "python": platform.python_version(), "games": {}}
-    for game_name in games:
+    for game_name in args.games:
         measured = measure(game_name, args.deals, args.seed, args.players)
         result["games"][game_name] = measured
         print(f"{game_name}, {measured['signal']}: "

@@ -15,7 +15,6 @@ single-agent gymnasium env with ``action_masks()``.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import platform
 import time
@@ -31,8 +30,20 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from agents.ppo import SymlogFeatures
 from agents.registry import make_agent
 from benchmarks import results_dir, write_result
+from benchmarks.arguments import (
+    add_commit,
+    add_game,
+    add_players,
+    add_seed,
+    benchmark_parser,
+    check_agents,
+    checked_games,
+)
 from envs.core.agent import Agent
 from envs.registry import env_version, make_game
+from training.cli_args import count
+from training.config import MAX_ENV_RUNNERS
+from training.limits import MAX_STEPS, MAX_TABLES, MAX_THREADS
 from training.sb3_vec_env import CardVecEnv
 
 
@@ -173,19 +184,22 @@ def run(game_name: str, players: int, opponent: str, tables: int, steps: int, se
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="tripoli")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--opponent", default="heuristic")
-    p.add_argument("--tables", type=int, default=256, help="tables of the batched env = envs of the DummyVecEnv")
-    p.add_argument("--steps", type=int, default=8192, help="learner decisions timed (whole rollouts of tables x 32)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--threads", type=int, default=1, help="torch threads (as cardgym train)")
-    p.add_argument("--rllib-runners", type=int, nargs="*", default=[], metavar="N",
+    p = benchmark_parser("train_throughput", __doc__)
+    add_game(p, "tripoli")
+    add_players(p)
+    p.add_argument("--opponent", default="heuristic", help="the agent at the other seats (default heuristic)")
+    p.add_argument("--tables", type=count(MAX_TABLES), default=256,
+                   help="tables of the batched env = envs of the DummyVecEnv (default 256)")
+    p.add_argument("--steps", type=count(MAX_STEPS), default=8192,
+                   help="learner decisions timed (whole rollouts of tables x 32; default 8192)")
+    add_seed(p, 0, "seed of the tables and the learners")
+    p.add_argument("--threads", type=count(MAX_THREADS), default=1, help="torch threads (as cardgym train; default 1)")
+    p.add_argument("--rllib-runners", type=count(MAX_ENV_RUNNERS), nargs="*", default=[], metavar="N",
                    help="also time RLlib's PPO (cardgym train --engine rllib:N) with N env runners, for each N given")
     p.add_argument("--note", default="", help="a note stored with the result (e.g. the machine's load)")
-    p.add_argument("--commit", action="store_true", help="write into benchmarks/results/ (the numbers the docs quote)")
+    add_commit(p)
     args = p.parse_args(argv)
+    check_agents(p, "--opponent", [args.opponent], checked_games(p, [args.game], args.players).values())
     result = run(args.game, args.players, args.opponent, args.tables, args.steps, args.seed, args.threads,
                  tuple(args.rllib_runners))
     if args.note:

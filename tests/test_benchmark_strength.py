@@ -40,7 +40,7 @@ def test_a_run_writes_every_field_and_keeps_the_other_games(tmp_path, monkeypatc
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--games", "poker"], "unknown game"),
+    (["--games", "poker"], "argument --games: 'poker' is not one of the games"),
     (["--agents", "nobody"], "--agents nobody"),
     (["--deals", "0"], "--deals"),
     (["--players", "1"], "--players"),

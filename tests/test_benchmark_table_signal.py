@@ -60,5 +60,5 @@ def test_a_game_without_a_signal_is_one_line(capsys):
         main(["--games", "triolet"])
     assert stop.value.code == 2
     assert capsys.readouterr().err.splitlines() == [
-        "python -m benchmarks.table_signal: error: no table signal for 'triolet'; games: tripoli, flipflop "
-        "(see python -m benchmarks.table_signal --help)"]
+        "python -m benchmarks.table_signal: error: argument --games: 'triolet' is not one of the games with a table "
+        "signal: tripoli, flipflop (see python -m benchmarks.table_signal --help)"]

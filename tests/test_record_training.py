@@ -51,7 +51,7 @@ def test_a_missing_or_damaged_results_file_is_refused_and_changes_nothing(tmp_pa
     assert (tmp_path / "train_tripoli.json").read_text() == before
     assert main(["bad", str(run), "--command", "c", "--note", "n"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("record_training: ") and err.count("\n") == 1
+    assert err.startswith("python -m benchmarks.record_training: error: ") and err.count("\n") == 1
 
 
 def test_a_distill_run_is_recorded_with_its_rounds_and_both_columns_of_its_closing_table(tmp_path: Path) -> None:

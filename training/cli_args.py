@@ -97,6 +97,23 @@ def number_upto(high: float) -> Callable[[str], float]:
     return parse
 
 
+def positive_number_upto(high: float) -> Callable[[str], float]:
+    """The ``type=`` function of a duration that cannot be 0 (a time budget to measure in): a finite number > 0 and
+    at most ``high`` (a bound of :mod:`training.limits`); the refusal names both."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+        if not 0 < value <= high:  # NaN fails the comparison too
+            raise argparse.ArgumentTypeError(f"must be a number > 0 and at most {high:,g}, got {text!r}")
+        return value
+
+    parse.__name__ = f"positive_number_upto_{high:g}"
+    return parse
+
+
 def positive_float(text: str) -> float:
     """A finite number > 0."""
     value = non_negative_float(text)

@@ -15,7 +15,7 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from training.limits import MAX_DEALS, MAX_MINUTES, MAX_STEPS, MAX_TABLES
+from training.limits import MAX_DEALS, MAX_MINUTES, MAX_STEPS, MAX_TABLES, MAX_THREADS
 from training.seats import Seats, SeatsError, parse_seats
 
 MAX_ENV_RUNNERS = 64
@@ -203,7 +203,7 @@ def check(cfg: TrainConfig) -> None:
     _int(p, "epochs", 1, 100, "ppo.")
     _int(p, "minibatch_size", 2, 1 << 22, "ppo.")
     _int(p, "features_dim", 1, 8192, "ppo.")
-    _int(p, "threads", 1, 256, "ppo.")
+    _int(p, "threads", 1, MAX_THREADS, "ppo.")
     _float(p, "learning_rate", 0, 1, "ppo.")
     for name in ("gamma", "gae_lambda", "clip_coef"):
         _float(p, name, 0, 1, "ppo.")

@@ -1,4 +1,4 @@
-"""Upper bounds of the counts and durations the ``cardgym`` commands and the run configs accept.
+"""Upper bounds of the counts and durations the ``cardgym`` commands, the benchmarks and the run configs accept.
 
 Past a bound a command refuses the number with one line naming the option and the bound (``argument --deals: must
 be an integer from 1 to 10,000,000``), before anything starts: without one, a mistyped count fails late and
@@ -22,6 +22,8 @@ MAX_STEPS = 10**12
 (exploit)."""
 MAX_WORKERS = 256
 """Local worker processes (``--workers``)."""
+MAX_THREADS = 256
+"""Torch threads of a learner (``ppo.threads`` of a recipe, ``--threads`` of the training benchmarks)."""
 MAX_FAMILY_MEMBERS = 64
 """Members a family shorthand of ``--opponents`` (``styles:N``, ``loose-styles:N``, ``careless-styles:N``,
 ``careless-bots:N``) puts in the pool: every member is built, and every evaluation plays each one."""
@@ -29,3 +31,5 @@ MAX_MINUTES = 100_000.0
 """A training's time budget in minutes (``--minutes``; about ten weeks)."""
 MAX_DELAY = 60.0
 """Seconds ``cardgym watch --delay`` pauses after each move."""
+MAX_TIMED_SECONDS = 86_400.0
+"""Seconds a benchmark times each of its measurements (``--seconds``; a day)."""
