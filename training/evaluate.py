@@ -173,7 +173,8 @@ class StepWatch(Protocol):
         """After ``init``: every table, as dealt (``state.rewards`` holds what dealing moved, e.g. antes)."""
 
     def before(self, state: BatchState, rows: np.ndarray, actions: np.ndarray) -> None:
-        """Just before a step: the state and the action each unfinished row is about to play."""
+        """Just before a step: the state and the action each unfinished row is about to play (a finished table still
+        in the batch, ``state.done``, holds action 0, which the step ignores: read only unfinished rows' actions)."""
 
     def after(self, state: BatchState, rows: np.ndarray) -> None:
         """Just after that step (the same rows; ``state.rewards`` holds the step's rewards)."""
