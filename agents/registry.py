@@ -95,7 +95,7 @@ def _build(cls: type, game: BatchedGame, spec: str) -> Agent:
 
 
 TRAINED_VERSIONS = {
-    "tripoli": (2, "6f7ec979f67d636ee48a734b579cf2cceebc48a842bb47013298c502e2394e25"),
+    "tripoli": (3, "add9c472d4f9dd317fd6a2f639645f85a12022e7ef5a6c944974180dd3ccbb9f"),
     "triolet": (1, "20a240c584a51fcb98541fec836d4d31c3dd872c4e3f9624db4ebdad74851ae1"),
     "flipflop": (1, "932677dd9db3b05ab25683c01b9b3e2947289680b2177867ba218a3ee6903ddb"),
 }
