@@ -102,11 +102,8 @@ def positive_number_upto(high: float) -> Callable[[str], float]:
     at most ``high`` (a bound of :mod:`training.limits`); the refusal names both."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
-        if not 0 < value <= high:  # NaN fails the comparison too
+        value = positive_float(text)
+        if value > high:
             raise argparse.ArgumentTypeError(f"must be a number > 0 and at most {high:,g}, got {text!r}")
         return value
 
