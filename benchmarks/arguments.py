@@ -16,7 +16,7 @@ from agents.registry import make_agent
 from envs.core.game import BatchedGame
 from envs.registry import GAMES, make_game
 from training.cli import OneLineParser
-from training.cli_args import count, positive_int, positive_number_upto, seed32_int
+from training.cli_args import count, number_upto, positive_int, seed32_int
 from training.limits import MAX_TABLES, MAX_TIMED_SECONDS
 
 
@@ -76,7 +76,7 @@ def add_games(ap: argparse.ArgumentParser, known: Sequence[str], of: str = "the 
 def add_seconds(ap: argparse.ArgumentParser, default: float, per: str) -> None:
     """``--seconds``: the CPU seconds timed per ``per`` (a row, a measurement), a number > 0 and at most
     :data:`~training.limits.MAX_TIMED_SECONDS`."""
-    ap.add_argument("--seconds", type=positive_number_upto(MAX_TIMED_SECONDS), default=default,
+    ap.add_argument("--seconds", type=number_upto(MAX_TIMED_SECONDS, positive=True), default=default,
                     help=f"timed CPU seconds per {per} (default {default:g})")
 
 

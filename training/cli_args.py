@@ -83,31 +83,18 @@ def non_negative_float(text: str) -> float:
     return value
 
 
-def number_upto(high: float) -> Callable[[str], float]:
-    """The ``type=`` function of a duration: a finite number from 0 to ``high`` (a bound of
-    :mod:`training.limits`); the refusal names both."""
+def number_upto(high: float, positive: bool = False) -> Callable[[str], float]:
+    """The ``type=`` function of a duration: a finite number from 0 (above 0 with ``positive``, a time budget to
+    measure in) to ``high`` (a bound of :mod:`training.limits`); the refusal names both."""
+    low = "> 0 and at most" if positive else "from 0 to"
 
     def parse(text: str) -> float:
-        value = non_negative_float(text)
+        value = positive_float(text) if positive else non_negative_float(text)
         if value > high:
-            raise argparse.ArgumentTypeError(f"must be a number from 0 to {high:,g}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be a number {low} {high:,g}, got {text!r}")
         return value
 
-    parse.__name__ = f"number_upto_{high:g}"
-    return parse
-
-
-def positive_number_upto(high: float) -> Callable[[str], float]:
-    """The ``type=`` function of a duration that cannot be 0 (a time budget to measure in): a finite number > 0 and
-    at most ``high`` (a bound of :mod:`training.limits`); the refusal names both."""
-
-    def parse(text: str) -> float:
-        value = positive_float(text)
-        if value > high:
-            raise argparse.ArgumentTypeError(f"must be a number > 0 and at most {high:,g}, got {text!r}")
-        return value
-
-    parse.__name__ = f"positive_number_upto_{high:g}"
+    parse.__name__ = f"number_upto_{high:g}" + ("_positive" if positive else "")
     return parse
 
 
